@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { NOTIFICATION_TYPES, PAYMENT_STATUSES, TICKET_STATUSES } from './constants';
+
+/**
+ * Event payloads. Each event type has a schema version; the version an event was written with
+ * travels in its metadata (`schemaVersion`), so a reader can upcast old payloads.
+ */
+export const ACTOR_KINDS = ['customer', 'admin', 'visitor', 'system'] as const;
+export type ActorKind = (typeof ACTOR_KINDS)[number];
+
+export const actorSchema = z.object({
+  kind: z.enum(ACTOR_KINDS),
+  id: z.string().nullable(),
+});
+export type Actor = z.infer<typeof actorSchema>;
+
+export const eventMetadataSchema = z.object({
+  actor: actorSchema,
+  correlationId: z.string(),
+  causationId: z.string().nullable(),
+  occurredAt: z.iso.datetime({ offset: true }),
+  schemaVersion: z.number().int().positive(),
+});
+export type EventMetadata = z.infer<typeof eventMetadataSchema>;
+
+const ticketId = z.number().int().positive();
+const userId = z.number().int().positive();
+
+export const ticketCreatedV1 = z.object({
+  ticketId,
+  businessName: z.string(),
+  contactName: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  address: z.string().nullable(),
+  serviceCategory: z.string(),
+  issueDescription: z.string(),
+  userId: userId.nullable(),
+  feeCents: z.number().int().nonnegative(),
+});
+
+export const ticketPaymentReceivedV1 = z.object({
+  ticketId,
+  paymentIntentId: z.string().min(1),
+  amountCents: z.number().int().positive(),
+  currency: z.string().length(3),
+});
+
+export const FEE_WAIVER_KINDS = ['free_diagnostic', 'zero_cost'] as const;
+export type FeeWaiverKind = (typeof FEE_WAIVER_KINDS)[number];
+
+export const ticketFeeWaivedV1 = z.object({
+  ticketId,
+  kind: z.enum(FEE_WAIVER_KINDS),
+  notes: z.string(),
+  paymentIntentId: z.string().nullable(),
+});
+
+export const ticketPaymentUpdatedV1 = z.object({
+  ticketId,
+  stripePaymentIntentId: z.string().nullable(),
+  paymentStatus: z.enum(PAYMENT_STATUSES),
+  paymentNotes: z.string().nullable(),
+});
+
+export const ticketStatusChangedV1 = z.object({
+  ticketId,
+  from: z.enum(TICKET_STATUSES),
+  to: z.enum(TICKET_STATUSES),
+});
+
+export const ticketNotesUpdatedV1 = z.object({
+  ticketId,
+  notes: z.string(),
+});
+
+export const ticketLinkedToCustomerV1 = z.object({
+  ticketId,
+  userId,
+});
+
+const notificationBase = z.object({
+  notificationId: z.string(),
+  /** (event id, email kind): the saga's idempotency key. */
+  idempotencyKey: z.string(),
+  ticketId: ticketId.nullable(),
+  userId: userId.nullable(),
+  notificationType: z.enum(NOTIFICATION_TYPES),
+  emailTo: z.string(),
+  subject: z.string(),
+  emailContent: z.string(),
+});
+export const notificationSentV1 = notificationBase;
+export const notificationFailedV1 = notificationBase.extend({ errorMessage: z.string() });
+
+export const EVENT_SCHEMAS = {
+  TicketCreated: { version: 1, schema: ticketCreatedV1 },
+  TicketPaymentReceived: { version: 1, schema: ticketPaymentReceivedV1 },
+  TicketFeeWaived: { version: 1, schema: ticketFeeWaivedV1 },
+  TicketPaymentUpdated: { version: 1, schema: ticketPaymentUpdatedV1 },
+  TicketStatusChanged: { version: 1, schema: ticketStatusChangedV1 },
+  TicketNotesUpdated: { version: 1, schema: ticketNotesUpdatedV1 },
+  TicketLinkedToCustomer: { version: 1, schema: ticketLinkedToCustomerV1 },
+  NotificationSent: { version: 1, schema: notificationSentV1 },
+  NotificationFailed: { version: 1, schema: notificationFailedV1 },
+} as const;
+
+export type EventType = keyof typeof EVENT_SCHEMAS;
+export type EventData<T extends EventType> = z.infer<(typeof EVENT_SCHEMAS)[T]['schema']>;
+
+export const TICKET_EVENT_TYPES = [
+  'TicketCreated',
+  'TicketPaymentReceived',
+  'TicketFeeWaived',
+  'TicketPaymentUpdated',
+  'TicketStatusChanged',
+  'TicketNotesUpdated',
+  'TicketLinkedToCustomer',
+] as const satisfies readonly EventType[];
+export type TicketEventType = (typeof TICKET_EVENT_TYPES)[number];
+
+export function isKnownEventType(type: string): type is EventType {
+  return Object.prototype.hasOwnProperty.call(EVENT_SCHEMAS, type);
+}
+
+/** Parses a stored payload of a known type; throws a ZodError when it does not match. */
+export function parseEventData<T extends EventType>(type: T, data: unknown): EventData<T> {
+  return EVENT_SCHEMAS[type].schema.parse(data) as EventData<T>;
+}
+
+export function ticketStreamId(id: number): string {
+  return `ticket-${id}`;
+}
