@@ -1,0 +1,160 @@
+import { contactFormSchema, type ContactForm as ContactFormValues } from '@ppr/contracts';
+import { CircleCheck } from 'lucide-react';
+import { useRef, useState, type FormEvent } from 'react';
+import { toast } from '../../../lib/toast';
+
+type FieldName = keyof ContactFormValues;
+type FieldErrors = Partial<Record<FieldName, string>>;
+
+const EMPTY: ContactFormValues = { name: '', email: '', phone: '', subject: '', message: '' };
+const FIELD_ORDER: readonly FieldName[] = ['name', 'email', 'phone', 'subject', 'message'];
+
+/** SPEC: the contact form makes no real request; it simulates a 1-second send. */
+export function simulateSend(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 1000));
+}
+
+function validate(values: ContactFormValues): FieldErrors {
+  const result = contactFormSchema.safeParse(values);
+  if (result.success) return {};
+  const errors: FieldErrors = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path[0];
+    if (typeof field === 'string' && FIELD_ORDER.includes(field as FieldName) && !errors[field as FieldName]) {
+      errors[field as FieldName] = issue.message;
+    }
+  }
+  return errors;
+}
+
+const inputClass =
+  'mt-1 block w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-[invalid=true]:border-red-700';
+
+export function ContactForm({ sendMessage = simulateSend }: { sendMessage?: (values: ContactFormValues) => Promise<void> }) {
+  const [values, setValues] = useState<ContactFormValues>(EMPTY);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [received, setReceived] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const panelRef = useRef<HTMLHeadingElement>(null);
+
+  const update = (field: FieldName, value: string) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    if (submitted) setErrors(validate(next));
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setSubmitted(true);
+    const found = validate(values);
+    setErrors(found);
+    const firstInvalid = FIELD_ORDER.find((field) => found[field]);
+    if (firstInvalid) {
+      formRef.current?.querySelector<HTMLElement>(`[name="${firstInvalid}"]`)?.focus();
+      return;
+    }
+    setSending(true);
+    try {
+      await sendMessage(values);
+      toast({ title: 'Message sent', description: 'Thank you for contacting us. We will get back to you shortly.' });
+      setReceived(true);
+      setTimeout(() => panelRef.current?.focus(), 0);
+    } catch {
+      toast({ title: 'Error', description: 'There was a problem sending your message. Please try again.', variant: 'destructive' });
+    } finally {
+      setSending(false);
+    }
+  };
+
+  if (received) {
+    return (
+      <div className="rounded-xl border border-green-700 bg-green-50 p-8 text-center">
+        <CircleCheck aria-hidden="true" className="mx-auto h-12 w-12 text-green-700" />
+        <h2 ref={panelRef} tabIndex={-1} className="mt-4 text-2xl font-bold text-slate-900 outline-none">
+          Message Received
+        </h2>
+        <p className="mt-2 text-slate-700">
+          Thanks for reaching out. A member of our team will reply by email or phone, usually within 1 hour during business hours.
+        </p>
+        <button
+          type="button"
+          onClick={() => {
+            setValues(EMPTY);
+            setErrors({});
+            setSubmitted(false);
+            setReceived(false);
+          }}
+          className="mt-6 rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800"
+        >
+          Send Another Message
+        </button>
+      </div>
+    );
+  }
+
+  const field = (name: FieldName, label: string, type: 'text' | 'email' | 'tel', autoComplete: string) => (
+    <div>
+      <label htmlFor={`contact-${name}`} className="block text-sm font-semibold text-slate-900">
+        {label} <span aria-hidden="true" className="text-red-700">*</span>
+      </label>
+      <input
+        id={`contact-${name}`}
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        required
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={errors[name] ? `contact-${name}-error` : undefined}
+        value={values[name]}
+        onChange={(event) => update(name, event.target.value)}
+        className={inputClass}
+      />
+      {errors[name] ? (
+        <p id={`contact-${name}-error`} className="mt-1 text-sm text-red-700">
+          {errors[name]}
+        </p>
+      ) : null}
+    </div>
+  );
+
+  return (
+    <form ref={formRef} noValidate onSubmit={onSubmit} className="space-y-5" aria-label="Contact form">
+      <div className="grid gap-5 sm:grid-cols-2">
+        {field('name', 'Name', 'text', 'name')}
+        {field('email', 'Email', 'email', 'email')}
+        {field('phone', 'Phone', 'tel', 'tel')}
+        {field('subject', 'Subject', 'text', 'off')}
+      </div>
+      <div>
+        <label htmlFor="contact-message" className="block text-sm font-semibold text-slate-900">
+          Message <span aria-hidden="true" className="text-red-700">*</span>
+        </label>
+        <textarea
+          id="contact-message"
+          name="message"
+          rows={6}
+          required
+          aria-invalid={errors.message ? true : undefined}
+          aria-describedby={errors.message ? 'contact-message-error' : undefined}
+          value={values.message}
+          onChange={(event) => update('message', event.target.value)}
+          className={inputClass}
+        />
+        {errors.message ? (
+          <p id="contact-message-error" className="mt-1 text-sm text-red-700">
+            {errors.message}
+          </p>
+        ) : null}
+      </div>
+      <button
+        type="submit"
+        disabled={sending}
+        className="rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:opacity-70"
+      >
+        {sending ? 'Sending...' : 'Send Message'}
+      </button>
+    </form>
+  );
+}
