@@ -1,0 +1,315 @@
+import { randomUUID } from 'node:crypto';
+import type { EventMetadata } from '@ppr/contracts';
+import { Pool } from 'pg';
+import { loadConfig } from '../config/config';
+import { openDatabase, type Database } from '../database/database';
+import { EventStoreDbEventStore } from './eventstoredb-event-store';
+import {
+  comparePositions,
+  DuplicateEventError,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+  START,
+  WrongExpectedRevisionError,
+} from './event-store.port';
+import { PostgresEventStore } from './postgres-event-store';
+import { ensureEventStoreSchema } from './postgres-schema';
+
+/**
+ * One contract, every adapter: the embedded database always, a real PostgreSQL when DATABASE_URL is
+ * set, EventStoreDB when EVENTSTORE_URL is set. An adapter without its service is reported as skipped.
+ */
+interface Harness {
+  readonly store: EventStore;
+  /** Appends in a transaction that stays open for `holdMs` before it commits (where the store has them). */
+  appendSlowly(streamId: string, events: NewEvent[], expected: ExpectedRevision, holdMs: number): Promise<AppendResult>;
+  close(): Promise<void>;
+}
+
+function postgresHarness(db: Database, store: PostgresEventStore, cleanup: () => Promise<void>): Harness {
+  return {
+    store,
+    async appendSlowly(streamId, events, expected, holdMs) {
+      const client = await db.pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await store.appendWithin(client, streamId, events, expected);
+        await client.query('SELECT pg_sleep($1)', [holdMs / 1000]);
+        await client.query('COMMIT');
+        store.appended();
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await store.close();
+      await cleanup();
+    },
+  };
+}
+
+const adapters: { name: string; skipReason?: string; open: () => Promise<Harness> }[] = [
+  {
+    name: 'embedded (PGlite over the wire protocol)',
+    open: async () => {
+      const db = await openDatabase(loadConfig({ NODE_ENV: 'test' }), 'memory');
+      await ensureEventStoreSchema(db.pool);
+      const store = new PostgresEventStore({ pool: db.pool, adapter: 'embedded', pollIntervalMs: 200 });
+      return postgresHarness(db, store, () => db.close());
+    },
+  },
+  {
+    name: 'postgres',
+    ...(process.env.DATABASE_URL ? {} : { skipReason: 'DATABASE_URL is not set' }),
+    open: async () => {
+      const schema = `es_contract_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+      const url = process.env.DATABASE_URL!;
+      const db = await openDatabase(loadConfig({ NODE_ENV: 'test', DATABASE_URL: url, DATABASE_SCHEMA: schema, DATABASE_POOL_SIZE: '12' }));
+      await ensureEventStoreSchema(db.pool);
+      const store = new PostgresEventStore({ pool: db.pool, adapter: 'postgres', listenUrl: db.url, pollIntervalMs: 200 });
+      return postgresHarness(db, store, async () => {
+        await db.close();
+        const admin = new Pool({ connectionString: url, max: 1 });
+        await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
+        await admin.end();
+      });
+    },
+  },
+  {
+    name: 'eventstoredb',
+    ...(process.env.EVENTSTORE_URL ? {} : { skipReason: 'EVENTSTORE_URL is not set' }),
+    open: async () => {
+      const store = EventStoreDbEventStore.connect(process.env.EVENTSTORE_URL!);
+      return {
+        store,
+        async appendSlowly(streamId, events, expected, holdMs) {
+          await new Promise((resolve) => setTimeout(resolve, holdMs));
+          return store.append(streamId, events, expected);
+        },
+        close: () => store.close(),
+      };
+    },
+  },
+];
+
+function metadata(): EventMetadata {
+  return {
+    actor: { kind: 'system', id: null },
+    correlationId: randomUUID(),
+    causationId: null,
+    occurredAt: new Date().toISOString(),
+    schemaVersion: 1,
+  };
+}
+
+function event(type: string, data: Record<string, unknown> = {}): NewEvent {
+  return { id: randomUUID(), type, data, metadata: metadata() };
+}
+
+/** A fresh stream name per test, so the suite runs against a store that other runs have used. */
+function streamName(label: string): string {
+  return `contract-${label}-${randomUUID()}`;
+}
+
+async function collect(store: EventStore, count: number, after = START): Promise<RecordedEvent[]> {
+  const controller = new AbortController();
+  const seen: RecordedEvent[] = [];
+  for await (const recorded of store.subscribe(after, { signal: controller.signal })) {
+    seen.push(recorded);
+    if (seen.length === count) controller.abort();
+  }
+  return seen;
+}
+
+async function readEverything(store: EventStore): Promise<RecordedEvent[]> {
+  const all: RecordedEvent[] = [];
+  let after = START;
+  for (;;) {
+    const batch = await store.readAll(after, 500);
+    all.push(...batch);
+    if (batch.length < 500) return all;
+    after = batch[batch.length - 1]!.position;
+  }
+}
+
+describe.each(adapters)('event store contract: $name', ({ skipReason, open }) => {
+  const maybe = skipReason ? describe.skip : describe;
+
+  maybe(skipReason ? `skipped: ${skipReason}` : 'runs', () => {
+    let harness: Harness;
+    let store: EventStore;
+
+    beforeAll(async () => {
+      harness = await open();
+      store = harness.store;
+    });
+    afterAll(async () => {
+      await harness?.close();
+    });
+
+    it('appends to a new stream and reads it back in order, data and metadata intact', async () => {
+      const stream = streamName('new');
+      const events = [event('TicketCreated', { ticketId: 1, text: 'héllo <b>"quoted"</b>' }), event('TicketNotesUpdated', { notes: 'x' })];
+      const result = await store.append(stream, events, 'no_stream');
+      expect(result.nextExpectedRevision).toBe(1);
+
+      const read = await store.readStream(stream);
+      expect(read.map((e) => [e.id, e.type, e.revision, e.streamId])).toEqual([
+        [events[0]!.id, 'TicketCreated', 0, stream],
+        [events[1]!.id, 'TicketNotesUpdated', 1, stream],
+      ]);
+      expect(read[0]!.data).toEqual({ ticketId: 1, text: 'héllo <b>"quoted"</b>' });
+      expect(read[0]!.metadata).toEqual(events[0]!.metadata);
+      expect(comparePositions(read[0]!.position, read[1]!.position)).toBeLessThan(0);
+      expect(comparePositions(result.position, read[1]!.position)).toBe(0);
+    });
+
+    it('continues a stream from the expected revision', async () => {
+      const stream = streamName('continue');
+      const first = await store.append(stream, [event('A')], 'no_stream');
+      const second = await store.append(stream, [event('B'), event('C')], first.nextExpectedRevision);
+      expect(second.nextExpectedRevision).toBe(2);
+      const third = await store.append(stream, [event('D')], 'stream_exists');
+      expect(third.nextExpectedRevision).toBe(3);
+      const fourth = await store.append(stream, [event('E')], 'any');
+      expect(fourth.nextExpectedRevision).toBe(4);
+      expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['A', 'B', 'C', 'D', 'E']);
+      expect((await store.readStream(stream, 3)).map((e) => e.type)).toEqual(['D', 'E']);
+    });
+
+    it('reads an unknown stream as empty', async () => {
+      expect(await store.readStream(streamName('missing'))).toEqual([]);
+    });
+
+    it.each<[string, (revision: number) => ExpectedRevision]>([
+      ['a stale revision', (revision) => revision - 1],
+      ['a revision ahead of the stream', (revision) => revision + 5],
+      ['no_stream on an existing stream', () => 'no_stream'],
+    ])('rejects %s and writes nothing', async (_label, expectedFor) => {
+      const stream = streamName('conflict');
+      const { nextExpectedRevision } = await store.append(stream, [event('A'), event('B')], 'no_stream');
+      const before = await readEverything(store);
+
+      const attempt = store.append(stream, [event('X'), event('Y')], expectedFor(nextExpectedRevision));
+      await expect(attempt).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      await attempt.catch((error: WrongExpectedRevisionError) => expect(error.actual).toBe(nextExpectedRevision));
+
+      expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['A', 'B']);
+      expect((await readEverything(store)).length).toBe(before.length);
+      // The stream still accepts the right revision afterwards.
+      await expect(store.append(stream, [event('C')], nextExpectedRevision)).resolves.toMatchObject({
+        nextExpectedRevision: nextExpectedRevision + 1,
+      });
+    });
+
+    it('rejects an expected revision on a stream that does not exist, and stream_exists too', async () => {
+      const stream = streamName('absent');
+      await expect(store.append(stream, [event('A')], 0)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      await expect(store.append(stream, [event('A')], 'stream_exists')).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      expect(await store.readStream(stream)).toEqual([]);
+    });
+
+    it('appends several events atomically: a batch that fails writes none of them', async () => {
+      const stream = streamName('atomic');
+      const existing = event('A');
+      await store.append(stream, [existing], 'no_stream');
+      const before = (await readEverything(store)).length;
+      // The third event reuses a stored id, so the whole batch must fail.
+      const batch = [event('B'), event('C'), { ...event('D'), id: existing.id }];
+      await expect(store.append(stream, batch, 0)).rejects.toBeInstanceOf(DuplicateEventError);
+      expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['A']);
+      expect((await readEverything(store)).length).toBe(before);
+    });
+
+    it('reads all events after a position in global order, page by page', async () => {
+      const stream = streamName('all');
+      const head = (await store.headPosition()) ?? START;
+      await store.append(stream, [event('A'), event('B'), event('C')], 'no_stream');
+      await store.append(streamName('other'), [event('D')], 'no_stream');
+      const first = await store.readAll(head, 2);
+      const rest = await store.readAll(first[1]!.position, 10);
+      expect([...first, ...rest].map((e) => e.type)).toEqual(['A', 'B', 'C', 'D']);
+      const newHead = await store.headPosition();
+      expect(newHead && comparePositions(newHead, rest[rest.length - 1]!.position)).toBe(0);
+    });
+
+    it('subscribes: catches up on stored events, then receives new ones live', async () => {
+      const head = (await store.headPosition()) ?? START;
+      const stream = streamName('live');
+      await store.append(stream, [event('Before1'), event('Before2')], 'no_stream');
+      const received = collect(store, 4, head);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await store.append(stream, [event('After1')], 1);
+      await store.append(stream, [event('After2')], 2);
+      expect((await received).map((e) => e.type)).toEqual(['Before1', 'Before2', 'After1', 'After2']);
+    });
+
+    it('delivers every event exactly once, in order, to a live subscriber while 8 writers commit out of order', async () => {
+      const writers = 8;
+      const appendsPerWriter = 25;
+      const streams = Array.from({ length: 24 }, (_, i) => streamName(`concurrent-${i}`));
+      const head = (await store.headPosition()) ?? START;
+
+      // Every writer appends 1 to 3 events per commit to random streams, holding its transaction open for a
+      // random 0-15 ms, so later transactions often commit before earlier ones.
+      const appended: string[] = [];
+      let expectedTotal = 0;
+      const plans = Array.from({ length: writers }, () =>
+        Array.from({ length: appendsPerWriter }, () => {
+          const count = 1 + Math.floor(Math.random() * 3);
+          expectedTotal += count;
+          return {
+            stream: streams[Math.floor(Math.random() * streams.length)]!,
+            events: Array.from({ length: count }, () => event('Concurrent')),
+            holdMs: Math.floor(Math.random() * 16),
+          };
+        }),
+      );
+
+      const seen = collect(store, expectedTotal, head);
+      await Promise.all(
+        plans.map(async (plan) => {
+          for (const step of plan) {
+            await harness.appendSlowly(step.stream, step.events, 'any', step.holdMs);
+            appended.push(...step.events.map((e) => e.id!));
+          }
+        }),
+      );
+      const received = await seen;
+
+      expect(received).toHaveLength(expectedTotal);
+      const ids = received.map((e) => e.id);
+      expect(new Set(ids).size).toBe(expectedTotal);
+      expect(new Set(ids)).toEqual(new Set(appended));
+      for (let i = 1; i < received.length; i++) {
+        expect(comparePositions(received[i - 1]!.position, received[i]!.position)).toBeLessThan(0);
+      }
+      // Within each stream, revisions arrive in order with no gap.
+      const byStream = new Map<string, number[]>();
+      for (const e of received) byStream.set(e.streamId, [...(byStream.get(e.streamId) ?? []), e.revision]);
+      for (const revisions of byStream.values()) {
+        expect(revisions).toEqual(revisions.map((_, i) => i));
+      }
+    });
+
+    it('resolves conflicting writers on one stream: exactly one wins each revision', async () => {
+      const stream = streamName('race');
+      await store.append(stream, [event('Start')], 'no_stream');
+      const attempts = await Promise.allSettled(
+        Array.from({ length: 8 }, () => harness.appendSlowly(stream, [event('Racer')], 0, 5)),
+      );
+      expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
+      for (const failed of attempts.filter((a) => a.status === 'rejected')) {
+        expect((failed as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
+      }
+      expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['Start', 'Racer']);
+    });
+  });
+});
