@@ -1,0 +1,238 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { CHROMIUM_PATH, HAS_CHROMIUM } from '../playwright.config';
+import { LANDING_ROUTES, PUBLIC_ROUTES, REGIONAL_ROUTES, canonicalOf, decodeEntities, type ExpectedRoute } from './expected-routes';
+
+const NO_CHROMIUM = `Chromium not found at ${CHROMIUM_PATH}: install Debian's chromium (apt-get install chromium) to run the browser tests`;
+
+/** Everything inside <head> and the first <h1> of the body, decoded. */
+function parseServedHtml(html: string) {
+  const head = /<head>([\s\S]*?)<\/head>/.exec(html)?.[1] ?? '';
+  const attr = (pattern: RegExp) => decodeEntities(pattern.exec(head)?.[1] ?? '');
+  return {
+    title: decodeEntities(/<title>([^<]*)<\/title>/.exec(head)?.[1] ?? ''),
+    canonical: attr(/<link rel="canonical" href="([^"]*)"/),
+    description: attr(/<meta name="description" content="([^"]*)"/),
+    ogTitle: attr(/<meta property="og:title" content="([^"]*)"/),
+    ogDescription: attr(/<meta property="og:description" content="([^"]*)"/),
+    ogUrl: attr(/<meta property="og:url" content="([^"]*)"/),
+    h1: decodeEntities((/<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1] ?? '').replace(/<!-- -->|<[^>]+>/g, '')),
+    root: /<div id="root">([\s\S]*?)<\/div>\s*<\/body>/.exec(html)?.[1] ?? '',
+  };
+}
+
+/** Console errors and uncaught exceptions, which include React hydration mismatches. */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+async function expectNoSeriousAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`);
+  expect(serious, serious.join('\n')).toEqual([]);
+}
+
+test.describe('served HTML without JavaScript', () => {
+  test('routes.json lists every public route and the client-only routes', async ({ request }) => {
+    const routes = (await (await request.get('/routes.json')).json()) as { prerendered: string[]; clientRoutes: string[] };
+    expect([...routes.prerendered].sort()).toEqual(PUBLIC_ROUTES.map((route) => route.path).sort());
+    expect(REGIONAL_ROUTES).toHaveLength(21);
+    expect(LANDING_ROUTES).toHaveLength(9);
+    expect(routes.clientRoutes).toEqual(expect.arrayContaining(['/ticket/:id', '/customer/dashboard', '/support-request', '/admin/login']));
+  });
+
+  for (const route of PUBLIC_ROUTES) {
+    test(`GET ${route.path} contains title, canonical, Open Graph tags and heading`, async ({ request }) => {
+      const response = await request.get(route.path);
+      expect(response.status()).toBe(200);
+      expect(response.headers()['content-type']).toContain('text/html');
+      const served = parseServedHtml(await response.text());
+      expect(served.title).toBe(route.title);
+      expect(served.canonical).toBe(canonicalOf(route.path));
+      expect(served.ogUrl).toBe(canonicalOf(route.path));
+      expect(served.ogTitle).toBe(route.title);
+      expect(served.description.length).toBeGreaterThan(50);
+      expect(served.ogDescription).toBe(served.description);
+      expect(served.h1).toBe(route.h1);
+      expect(served.root).not.toContain('{place}');
+    });
+  }
+
+  test('a trailing slash serves the same page', async ({ request }) => {
+    const response = await request.get('/arlington/services/');
+    expect(response.status()).toBe(200);
+    expect(parseServedHtml(await response.text()).h1).toBe('IT Support Services in Arlington');
+  });
+
+  for (const path of ['/no-such-page', '/admin/unknown', '/nowhere/services', '/computer-repair-baltimore']) {
+    test(`GET ${path} answers 404 with the not-found page`, async ({ request }) => {
+      const response = await request.get(path);
+      expect(response.status()).toBe(404);
+      const html = await response.text();
+      expect(html).toContain('404 Page Not Found');
+      expect(html).toContain('Did you forget to add the page to the router?');
+      expect(html).toContain('<meta name="robots" content="noindex" />');
+    });
+  }
+
+  test('client-only routes get the empty SPA shell with status 200', async ({ request }) => {
+    for (const path of ['/ticket/123', '/customer/dashboard', '/support-request', '/admin']) {
+      const response = await request.get(path);
+      expect(response.status(), path).toBe(200);
+      expect(parseServedHtml(await response.text()).root).toBe('');
+    }
+  });
+
+  test('sitemap.xml and robots.txt', async ({ request }) => {
+    const sitemap = await (await request.get('/sitemap.xml')).text();
+    for (const route of PUBLIC_ROUTES) expect(sitemap).toContain(`<loc>${canonicalOf(route.path)}</loc>`);
+    const robots = await (await request.get('/robots.txt')).text();
+    expect(robots).toContain(`Sitemap: ${canonicalOf('/sitemap.xml')}`);
+    expect(robots).toContain('Disallow: /admin');
+  });
+
+  test('hashed assets are cached for a year', async ({ request }) => {
+    const html = await (await request.get('/')).text();
+    const script = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
+    expect(script).toMatch(/^\/assets\//);
+    const response = await request.get(script ?? '');
+    expect(response.status()).toBe(200);
+    expect(response.headers()['cache-control']).toContain('immutable');
+  });
+});
+
+test.describe('in the browser', () => {
+  test.skip(!HAS_CHROMIUM, NO_CHROMIUM);
+
+  for (const route of PUBLIC_ROUTES) {
+    test(`${route.path}: title, canonical, heading, hydration and axe`, async ({ page }) => {
+      const errors = watchErrors(page);
+      await page.goto(route.path);
+      await expect(page).toHaveTitle(route.title);
+      await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', canonicalOf(route.path));
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(route.h1);
+      await page.waitForLoadState('networkidle');
+      await expectNoSeriousAxeViolations(page);
+      expect(errors).toEqual([]);
+    });
+  }
+
+  test('an unknown path shows the not-found page with a 404 status', async ({ page }) => {
+    const errors = watchErrors(page);
+    const response = await page.goto('/no-such-page');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('404 Page Not Found');
+    await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await expectNoSeriousAxeViolations(page);
+    expect(errors).toEqual([]);
+  });
+
+  test('an unknown admin path shows the not-found page', async ({ page }) => {
+    const response = await page.goto('/admin/reports');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('404 Page Not Found');
+  });
+
+  test('client-only routes render in the browser from the shell', async ({ page }) => {
+    const errors = watchErrors(page);
+    await page.goto('/support-request');
+    await expect(page.getByText('Online support requests open shortly.')).toBeVisible();
+    await expect(page).toHaveTitle(/Request IT Support/);
+    await page.goto('/ticket/123');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('My Account');
+    expect(errors).toEqual([]);
+  });
+
+  test('client-side navigation updates the head', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Services' }).click();
+    await expect(page).toHaveURL(/\/services$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('IT Support Services');
+    await expect(page).toHaveTitle('IT Support Services | Potomac PC Repair');
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', canonicalOf('/services'));
+    await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', 'IT Support Services | Potomac PC Repair');
+  });
+
+  test('mobile menu works from the keyboard and closes on navigation', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/');
+    const toggle = page.getByRole('button', { name: 'Open menu' });
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    const menu = page.getByRole('navigation', { name: 'Mobile' });
+    await expect(menu).toBeVisible();
+    await menu.getByRole('link', { name: 'About Us' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/about-us$/);
+    await expect(menu).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Open menu' })).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  test('the skip link moves focus to the main content', async ({ page }) => {
+    await page.goto('/services');
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to main content' });
+    await expect(skip).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('#main')).toBeFocused();
+  });
+
+  test('services search filters and shows the empty state', async ({ page }) => {
+    await page.goto('/services');
+    const box = page.getByRole('searchbox', { name: 'Search services' });
+    await box.fill('ransomware');
+    await expect(page.getByRole('article')).toHaveCount(2);
+    await expect(page.getByRole('heading', { level: 2, name: 'Storage & Backup Solutions' })).toBeVisible();
+    await box.fill('espresso');
+    await expect(page.getByText('No services match your search criteria')).toBeVisible();
+    await page.getByRole('button', { name: 'Show all services' }).click();
+    await expect(page.getByRole('article')).toHaveCount(9);
+  });
+
+  test('contact form: messages, 1-second send, toast, Message Received and F8', async ({ page }) => {
+    await page.goto('/contact');
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await expect(page.getByText('Message must be at least 10 characters')).toBeVisible();
+    await page.getByRole('textbox', { name: 'Name' }).fill('Jane Doe');
+    await page.getByRole('textbox', { name: 'Email' }).fill('jane@example.com');
+    await page.getByRole('textbox', { name: 'Phone' }).fill('(703) 555-0100');
+    await page.getByRole('textbox', { name: 'Subject' }).fill('Office Wi-Fi');
+    await page.getByRole('textbox', { name: 'Message' }).fill('The Wi-Fi drops every afternoon around 3 PM.');
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await expect(page.getByRole('button', { name: 'Sending...' })).toBeDisabled();
+    await expect(page.getByRole('heading', { name: 'Message Received' })).toBeVisible();
+    const region = page.getByRole('region', { name: 'Notifications (F8)' });
+    const toast = region.locator('li').filter({ hasText: 'Message sent' });
+    await expect(toast).toBeVisible();
+    // F8 moves focus into the toast area; Tab reaches the toast's Close button and Enter closes it.
+    await page.keyboard.press('F8');
+    await expect.poll(() => region.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+    const close = toast.getByRole('button', { name: 'Close' });
+    for (let i = 0; i < 3 && !(await close.evaluate((element) => element === document.activeElement)); i++) {
+      await page.keyboard.press('Tab');
+    }
+    await expect(close).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(toast).toBeHidden();
+    await expectNoSeriousAxeViolations(page);
+    await page.getByRole('button', { name: 'Send Another Message' }).click();
+    await expect(page.getByRole('textbox', { name: 'Name' })).toHaveValue('');
+  });
+
+  test('FAQ accordion opens from the keyboard', async ({ page }) => {
+    await page.goto('/faq');
+    const trigger = page.getByRole('button', { name: 'Which areas do you serve?' });
+    await trigger.focus();
+    await page.keyboard.press('Enter');
+    await expect(trigger).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByText(/We support businesses and residents across Maryland/)).toBeVisible();
+  });
+});
