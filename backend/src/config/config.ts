@@ -56,7 +56,7 @@ export const configSchema = z.object({
   DATABASE_POOL_SIZE: positiveInt(10, 200),
   /** EventStoreDB; without it events are stored in PostgreSQL (DATABASE_URL or embedded). */
   EVENTSTORE_URL: optionalUrl(['esdb:', 'esdb+discover:', 'kurrentdb:', 'kurrent:'], 'esdb://localhost:2113?tls=false'),
-  /** Folder of the embedded database. */
+  /** Folder of the embedded database; `memory` keeps it in memory only (nothing survives a restart). */
   DATA_DIR: z.string().trim().min(1).default('./data'),
   /** How long a live subscriber waits at most before it looks for new events unprompted. */
   EVENT_STORE_POLL_MS: positiveInt(500, 60000),

@@ -1,0 +1,29 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import * as ticketIds from './migrations/20261121000000_ticket_ids';
+
+/** The write side's own tables (accounts, sessions, ids). Read tables have their own migrations. */
+const MIGRATIONS: Record<string, Migration> = {
+  '20261121000000_ticket_ids': ticketIds,
+};
+
+class StaticMigrationProvider implements MigrationProvider {
+  constructor(private readonly migrations: Record<string, Migration>) {}
+  getMigrations(): Promise<Record<string, Migration>> {
+    return Promise.resolve(this.migrations);
+  }
+}
+
+export async function migrateWriteSide(db: Kysely<unknown>, schema?: string): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: new StaticMigrationProvider(MIGRATIONS),
+    migrationTableName: 'app_migration',
+    migrationLockTableName: 'app_migration_lock',
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}

@@ -1,0 +1,216 @@
+import { messages } from '@ppr/contracts';
+import request from 'supertest';
+import { createTestApp, type TestApp } from '../../test/test-app';
+
+const valid = {
+  businessName: 'Capitol Hill Dental',
+  contactName: 'Maya Patel',
+  email: 'maya@capitolhilldental.example',
+  phone: '(202) 555-0143',
+  address: '410 E Capitol St, Washington, DC',
+  serviceCategory: 'networking',
+  issueDescription: 'The front desk printer and two workstations drop off the network every afternoon.',
+};
+
+describe('support request and ticket endpoints', () => {
+  let t: TestApp;
+  const http = () => request(t.app.getHttpServer());
+
+  beforeAll(async () => {
+    t = await createTestApp({ FEE_WAIVER_EMAILS: 'waived@example.com', FEE_WAIVER_NAMES: 'Pat Free' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function eventCount(): Promise<number> {
+    const { rows } = await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM es_events');
+    return rows[0]!.n;
+  }
+
+  it('creates a ticket and returns its id; the ticket reads back as a summary', async () => {
+    const created = await http().post('/api/support-request').send(valid).expect(201);
+    expect(created.body).toEqual({ id: expect.any(Number) });
+
+    const summary = await http().get(`/api/ticket/${created.body.id}`).expect(200);
+    expect(summary.body).toEqual({
+      id: created.body.id,
+      paymentStatus: 'pending',
+      serviceCategory: 'networking',
+      issueDescription: valid.issueDescription,
+    });
+  });
+
+  it('records the creation as a TicketCreated event with actor, correlation, causation and time', async () => {
+    const created = await http()
+      .post('/api/support-request')
+      .set('X-Request-Id', 'req-abc-123')
+      .send(valid)
+      .expect(201);
+    const [event] = await t.store.readStream(`ticket-${created.body.id}`);
+    expect(event).toMatchObject({
+      type: 'TicketCreated',
+      revision: 0,
+      data: { ticketId: created.body.id, email: valid.email, feeCents: 4900, userId: null },
+      metadata: {
+        actor: { kind: 'visitor', id: null },
+        correlationId: 'req-abc-123',
+        causationId: expect.any(String),
+        schemaVersion: 1,
+      },
+    });
+    expect(Date.parse(event!.metadata.occurredAt)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('gives each request its own ticket number', async () => {
+    const ids = await Promise.all(
+      [1, 2, 3].map(async () => (await http().post('/api/support-request').send(valid).expect(201)).body.id as number),
+    );
+    expect(new Set(ids).size).toBe(3);
+  });
+
+  it('waives the fee for the configured customer, by email or by contact name', async () => {
+    for (const body of [{ ...valid, email: 'Waived@Example.com' }, { ...valid, contactName: 'pat free' }]) {
+      const created = await http().post('/api/support-request').send(body).expect(201);
+      const summary = await http().get(`/api/ticket/${created.body.id}`).expect(200);
+      expect(summary.body.paymentStatus).toBe('completed');
+    }
+  });
+
+  it("ignores a visitor's claim that the fee is paid", async () => {
+    const created = await http()
+      .post('/api/support-request')
+      .send({ ...valid, paymentStatus: 'completed', paymentNotes: 'Free diagnostic service', status: 'active' })
+      .expect(201);
+    const summary = await http().get(`/api/ticket/${created.body.id}`).expect(200);
+    expect(summary.body.paymentStatus).toBe('pending');
+  });
+
+  it('stores text verbatim: HTML and SQL come back exactly as sent', async () => {
+    const hostile = `<script>alert('x')</script> '; DROP TABLE es_events; -- "quoted" & ünïcode`;
+    const created = await http()
+      .post('/api/support-request')
+      .send({ ...valid, issueDescription: hostile })
+      .expect(201);
+    const summary = await http().get(`/api/ticket/${created.body.id}`).expect(200);
+    expect(summary.body.issueDescription).toBe(hostile);
+  });
+
+  describe('validation: a 400 with the messages of the spec, and nothing written', () => {
+    let before: number;
+    beforeEach(async () => {
+      before = await eventCount();
+    });
+    afterEach(async () => {
+      expect(await eventCount()).toBe(before);
+    });
+
+    it('names every missing required field with its message', async () => {
+      const response = await http().post('/api/support-request').send({}).expect(400);
+      expect(response.body.errors).toEqual(
+        expect.arrayContaining([
+          { path: 'businessName', message: messages.businessNameRequired },
+          { path: 'contactName', message: messages.contactNameRequired },
+          { path: 'email', message: messages.invalidEmail },
+          { path: 'phone', message: messages.phoneRequired },
+          { path: 'serviceCategory', message: messages.serviceCategoryRequired },
+          { path: 'issueDescription', message: messages.issueDescription },
+        ]),
+      );
+      expect(response.body.errors).toHaveLength(6);
+      expect(typeof response.body.message).toBe('string');
+    });
+
+    it.each([
+      ['businessName', '', 'Business name is required'],
+      ['businessName', '   ', 'Business name is required'],
+      ['contactName', '', 'Contact name is required'],
+      ['email', 'not-an-email', 'Invalid email address'],
+      ['phone', '555-0100', 'Phone number is required'],
+      ['phone', 'call me maybe please', 'Please enter a valid phone number'],
+      ['serviceCategory', '', 'Service category is required'],
+      ['serviceCategory', 'gardening', 'Please choose a service category from the list'],
+      ['issueDescription', 'broken', 'Please provide a detailed description of the issue'],
+      ['businessName', 'x'.repeat(201), 'Business name must be at most 200 characters'],
+      ['businessName', ['Acme'], 'Business name must be text'],
+      ['email', 42, 'Email must be text'],
+    ])('%s = %j: %s', async (field, value, message) => {
+      const response = await http()
+        .post('/api/support-request')
+        .send({ ...valid, [field]: value })
+        .expect(400);
+      expect(response.body).toEqual({ message, errors: [{ path: field, message }] });
+    });
+
+    it('rejects unknown fields', async () => {
+      const response = await http()
+        .post('/api/support-request')
+        .send({ ...valid, isAdmin: true })
+        .expect(400);
+      expect(response.body.errors).toEqual([{ path: 'isAdmin', message: 'Unknown field "isAdmin"' }]);
+    });
+
+    it('rejects a prototype-pollution key', async () => {
+      const response = await http()
+        .post('/api/support-request')
+        .set('Content-Type', 'application/json')
+        .send(`{"businessName":"A","contactName":"B","email":"a@b.co","phone":"2025550143","serviceCategory":"windows","issueDescription":"long enough text","__proto__":{"admin":true}}`)
+        .expect(400);
+      expect(response.body.errors).toEqual([{ path: '__proto__', message: 'Unknown field "__proto__"' }]);
+    });
+
+    it('rejects malformed JSON', async () => {
+      const response = await http()
+        .post('/api/support-request')
+        .set('Content-Type', 'application/json')
+        .send('{"businessName": ')
+        .expect(400);
+      expect(response.body).toEqual({ message: 'The request body is not valid JSON' });
+    });
+
+    it('rejects a body that is not an object', async () => {
+      for (const body of ['[1,2]', '"text"']) {
+        const response = await http()
+          .post('/api/support-request')
+          .set('Content-Type', 'application/json')
+          .send(body)
+          .expect(400);
+        expect(response.body.message).toMatch(/JSON object|not valid JSON/);
+      }
+      const noJson = await http().post('/api/support-request').send('businessName=x').expect(400);
+      expect(noJson.body).toEqual({ message: 'The request body must be a JSON object' });
+    });
+
+    it('rejects an oversized body with a 413', async () => {
+      const response = await http()
+        .post('/api/support-request')
+        .send({ ...valid, issueDescription: 'x'.repeat(1024 * 1024) })
+        .expect(413);
+      expect(response.body).toEqual({ message: 'The request body is too large' });
+    });
+  });
+
+  describe('GET /api/ticket/:id', () => {
+    it.each(['999999', 'abc', '0', '-1', '1.5', '1e3', '99999999999999999999', '%27%20OR%201%3D1'])(
+      'answers %s with the same 404',
+      async (id) => {
+        const response = await http().get(`/api/ticket/${id}`).expect(404);
+        expect(response.body).toEqual({ message: 'Ticket not found' });
+      },
+    );
+  });
+
+  it('answers an unknown API path with a 404 in the error shape', async () => {
+    const response = await http().get('/api/nothing-here').expect(404);
+    expect(response.body).toEqual({ message: 'Not found' });
+  });
+
+  it('reports the event store and the database in /api/health', async () => {
+    const response = await http().get('/api/health').expect(200);
+    expect(response.body).toEqual({
+      status: 'ok',
+      eventStore: { adapter: process.env.DATABASE_URL ? 'postgres' : 'embedded', ok: true },
+      database: { kind: process.env.DATABASE_URL ? 'postgres' : 'embedded', ok: true },
+    });
+  });
+});
