@@ -35,3 +35,39 @@ export const healthSchema = z.object({
   database: z.object({ kind: z.string(), ok: z.boolean(), error: z.string().optional() }),
 });
 export type Health = z.infer<typeof healthSchema>;
+
+/** How the admin list shows a ticket's payment (SPEC section 4). */
+export const PAYMENT_DISPLAYS = ['$0 Diagnostic', 'Paid', 'Free Diagnostic', 'Not Paid'] as const;
+export type PaymentDisplay = (typeof PAYMENT_DISPLAYS)[number];
+
+/** A ticket with every field, as customers (their own) and admins see it. */
+export const ticketDetailSchema = z.object({
+  id: z.number().int().positive(),
+  reference: z.string(),
+  businessName: z.string(),
+  contactName: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  address: z.string().nullable(),
+  serviceCategory: z.string(),
+  issueDescription: z.string(),
+  status: z.enum(TICKET_STATUSES),
+  createdAt: z.string(),
+  lastUpdated: z.string(),
+  tawkToTicketId: z.string().nullable(),
+  stripePaymentIntentId: z.string().nullable(),
+  paymentStatus: z.enum(PAYMENT_STATUSES),
+  paymentNotes: z.string().nullable(),
+  paymentDisplay: z.enum(PAYMENT_DISPLAYS),
+  adminNotes: z.string().nullable(),
+  userId: z.number().int().positive().nullable(),
+  engineerId: z.number().int().positive().nullable(),
+});
+export type TicketDetail = z.infer<typeof ticketDetailSchema>;
+
+export const customerUserSchema = z.object({
+  id: z.number().int().positive(),
+  username: z.string(),
+  email: z.string(),
+});
+export type CustomerUser = z.infer<typeof customerUserSchema>;
