@@ -144,9 +144,11 @@ export class PostgresEventStore implements EventStore {
     if (events.length === 0) throw new RangeError('Append needs at least one event');
     const code = expectedCode(expected);
     try {
-      const { rows } = await db.query<{ next_revision: string; tx_id: string; last_position: string }>(
-        'SELECT next_revision, tx_id, last_position FROM es_append($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])',
-        [
+      const { rows } = await db.query<{ next_revision: string; tx_id: string; last_position: string }>({
+        // A named statement is parsed once per connection.
+        name: 'es_append',
+        text: 'SELECT next_revision, tx_id, last_position FROM es_append($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])',
+        values: [
           streamId,
           code,
           events.map((event) => event.id ?? randomUUID()),
@@ -154,7 +156,7 @@ export class PostgresEventStore implements EventStore {
           events.map((event) => JSON.stringify(event.data)),
           events.map((event) => JSON.stringify(event.metadata)),
         ],
-      );
+      });
       const row = rows[0]!;
       return {
         nextExpectedRevision: Number(row.next_revision),
