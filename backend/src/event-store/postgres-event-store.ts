@@ -145,8 +145,9 @@ export class PostgresEventStore implements EventStore {
     const code = expectedCode(expected);
     try {
       const { rows } = await db.query<{ next_revision: string; tx_id: string; last_position: string }>({
-        // A named statement is parsed once per connection.
-        name: 'es_append',
+        // A named statement is parsed once per connection. Not on the embedded database, whose protocol
+        // layer loses track of a named statement whose first execution failed.
+        ...(this.adapter === 'postgres' ? { name: 'es_append' } : {}),
         text: 'SELECT next_revision, tx_id, last_position FROM es_append($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])',
         values: [
           streamId,
