@@ -1,3 +1,4 @@
+export * from './accounts';
 export * from './api';
 export * from './business-profile';
 export * from './constants';

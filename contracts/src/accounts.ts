@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { customerUserSchema, ticketDetailSchema } from './api';
+import { messages } from './forms';
+
+/**
+ * Customer-account bodies and answers beyond the spec's own forms: email verification, password reset, the
+ * answers of the account endpoints. The spec shows only the links to these screens; the wording is ours.
+ */
+export const accountMessages = {
+  tokenRequired: 'The link is missing its token',
+  usernameTaken: 'Username is already taken',
+  registered: 'Thanks for registering. Check your email for a link to verify your address, then log in.',
+  invalidCredentials: 'Invalid email/username or password',
+  tooManyLoginAttempts: 'Too many login attempts. Please wait {minutes} minutes and try again.',
+  tooManyRequests: 'Too many requests from your network. Please wait a while and try again.',
+  notLoggedIn: 'Please log in to continue',
+  loggedOut: 'You have been logged out',
+  emailVerified: 'Your email address is verified. You can now log in.',
+  alreadyVerified: 'Your email address is already verified',
+  verificationSent: 'We have sent a new verification link to your email address',
+  verificationInvalid: 'This verification link is not valid or has already been used.',
+  verificationExpired: 'This verification link has expired. Log in and ask for a new one.',
+  verifyBeforeLinking: 'Please verify your email address before linking earlier requests to your account.',
+  forgotPasswordSent: 'If an account uses that email address, we have sent it a link to reset the password.',
+  resetInvalid: 'This password reset link is not valid or has already been used. Please ask for a new one.',
+  resetExpired: 'This password reset link has expired. Please ask for a new one.',
+  passwordChanged: 'Your password has been changed. You can now log in with it.',
+  unsubscribeTokenUnknown: 'This unsubscribe link is not valid. Enter your email address to unsubscribe.',
+  unsubscribed: 'You have been unsubscribed and will receive no more marketing emails.',
+  csrfHeader: 'This request was refused: it must be sent by the website itself (X-Requested-With header missing).',
+  csrfOrigin: 'This request was refused: it came from another website.',
+} as const;
+
+const token = z
+  .string({ error: accountMessages.tokenRequired })
+  .trim()
+  .min(1, accountMessages.tokenRequired)
+  .max(200, accountMessages.tokenRequired);
+
+/** POST /api/customer/verify-email: the token from the emailed link. */
+export const verifyEmailSchema = z.strictObject({ token });
+export type VerifyEmailRequest = z.infer<typeof verifyEmailSchema>;
+
+/** POST /api/customer/forgot-password. */
+export const forgotPasswordSchema = z.strictObject({
+  email: z
+    .string({ error: messages.invalidEmail })
+    .trim()
+    .max(100, 'Email must be at most 100 characters')
+    .email(messages.invalidEmail),
+});
+export type ForgotPasswordRequest = z.infer<typeof forgotPasswordSchema>;
+
+/** POST /api/customer/reset-password: the emailed token and the new password (customer rules). */
+export const resetPasswordSchema = z.strictObject({
+  token,
+  password: z
+    .string({
+      error: (issue) =>
+        issue.input === undefined || issue.input === null ? messages.customerPasswordLength : 'Password must be text',
+    })
+    .min(6, messages.customerPasswordLength)
+    .max(200, 'Password must be at most 200 characters'),
+});
+export type ResetPasswordRequest = z.infer<typeof resetPasswordSchema>;
+
+/** The reset-password screen: the API body plus the confirmation. */
+export const resetPasswordFormSchema = resetPasswordSchema
+  .extend({ confirmPassword: z.string() })
+  .refine((form) => form.password === form.confirmPassword, {
+    message: messages.passwordsDoNotMatch,
+    path: ['confirmPassword'],
+  });
+
+/** An answer that only carries a sentence to show. */
+export const messageResponseSchema = z.object({ message: z.string() });
+export type MessageResponse = z.infer<typeof messageResponseSchema>;
+
+/** GET /api/customer/user and /me, POST /api/customer/login: the customer, and whether the email is verified. */
+export const currentCustomerSchema = customerUserSchema.extend({ emailVerified: z.boolean() });
+export type CurrentCustomer = z.infer<typeof currentCustomerSchema>;
+
+/** GET /api/customer/tickets. */
+export const customerTicketsSchema = z.array(ticketDetailSchema);
+
+/** POST /api/customer/link-tickets: how many guest tickets were attached, and those tickets. */
+export const linkTicketsResponseSchema = z.object({
+  linked: z.number().int().nonnegative(),
+  tickets: z.array(ticketDetailSchema),
+});
+export type LinkTicketsResponse = z.infer<typeof linkTicketsResponseSchema>;
+
+/** GET /api/unsubscribe/{token}. */
+export const unsubscribeTokenInfoSchema = z.object({ email: z.string() });
+export type UnsubscribeTokenInfo = z.infer<typeof unsubscribeTokenInfoSchema>;

@@ -1,0 +1,117 @@
+import {
+  adminSetupFormSchema,
+  changePasswordFormSchema,
+  contactFormSchema,
+  customerLoginSchema,
+  marketingEmailSchema,
+  marketingFormSchema,
+  messages,
+  parseEmailList,
+  registerFormSchema,
+  unsubscribeFormSchema,
+  unsubscribeSchema,
+} from './forms';
+import type { z } from 'zod';
+
+function errorsOf(schema: z.ZodType, value: unknown): Record<string, string> {
+  const result = schema.safeParse(value);
+  if (result.success) return {};
+  const errors: Record<string, string> = {};
+  for (const issue of result.error.issues) errors[issue.path.join('.')] ??= issue.message;
+  return errors;
+}
+
+describe('form schemas carry the messages of the specification', () => {
+  it('contact form', () => {
+    expect(errorsOf(contactFormSchema, { name: 'A', email: 'x', phone: '123', subject: 'Hi', message: 'short' })).toEqual({
+      name: 'Name is required',
+      email: 'Invalid email address',
+      phone: 'Please enter a valid phone number',
+      subject: 'Subject is required',
+      message: 'Message must be at least 10 characters',
+    });
+  });
+
+  it('registration form', () => {
+    expect(
+      errorsOf(registerFormSchema, { username: 'ab', email: 'nope', password: '12345', confirmPassword: '12345' }),
+    ).toEqual({
+      username: 'Username must be at least 3 characters',
+      email: 'Invalid email address',
+      password: 'Password must be at least 6 characters',
+    });
+    expect(
+      errorsOf(registerFormSchema, { username: 'dana', email: 'dana@example.com', password: 'secret1', confirmPassword: 'secret2' }),
+    ).toEqual({ confirmPassword: 'Passwords do not match' });
+  });
+
+  it('customer login', () => {
+    expect(errorsOf(customerLoginSchema, { email: '', password: '123' })).toEqual({
+      email: 'Please enter your email or username',
+      password: 'Password must be at least 6 characters',
+    });
+  });
+
+  it('admin setup form', () => {
+    expect(
+      errorsOf(adminSetupFormSchema, { username: 'ad', email: 'x', password: 'short', confirmPassword: 'short' }),
+    ).toEqual({
+      username: 'Username must be at least 3 characters',
+      email: 'Please enter a valid email address',
+      password: 'Password must be at least 8 characters',
+    });
+    expect(
+      errorsOf(adminSetupFormSchema, { username: 'admin', email: 'a@b.co', password: 'longenough', confirmPassword: 'different' }),
+    ).toEqual({ confirmPassword: messages.passwordsDoNotMatch });
+  });
+
+  it.each([
+    ['Ab1', messages.adminPasswordLength],
+    ['lowercase1', messages.passwordUppercase],
+    ['UPPERCASE1', messages.passwordLowercase],
+    ['NoNumberHere', messages.passwordNumber],
+  ])('change password: %s -> %s', (newPassword, message) => {
+    expect(errorsOf(changePasswordFormSchema, { currentPassword: 'old', newPassword, confirmPassword: newPassword })).toEqual({
+      newPassword: message,
+    });
+  });
+
+  it('change password: required fields and confirmation', () => {
+    expect(errorsOf(changePasswordFormSchema, { currentPassword: '', newPassword: 'Valid123', confirmPassword: '' })).toEqual({
+      currentPassword: 'Current password is required',
+      confirmPassword: 'Please confirm your password',
+    });
+    expect(
+      errorsOf(changePasswordFormSchema, { currentPassword: 'old', newPassword: 'Valid123', confirmPassword: 'Valid124' }),
+    ).toEqual({ confirmPassword: 'Passwords do not match' });
+  });
+
+  it('marketing email', () => {
+    expect(errorsOf(marketingFormSchema, { subject: '', emailList: '', content: '' })).toEqual({
+      subject: 'Subject is required',
+      emailList: 'Email list is required',
+      content: 'Email content is required',
+    });
+    expect(errorsOf(marketingFormSchema, { subject: 'Hi', emailList: 'nobody, at all', content: 'x' })).toEqual({
+      emailList: 'Please enter at least one valid email address',
+    });
+    expect(errorsOf(marketingEmailSchema, { subject: 'Hi', content: 'x', emails: [] })).toEqual({
+      emails: 'Please enter at least one valid email address',
+    });
+  });
+
+  it('splits an email list on whitespace, commas and semicolons, keeping valid distinct addresses', () => {
+    expect(parseEmailList('a@example.com, b@example.com;c@example.com\n\tnot-an-email a@example.com')).toEqual([
+      'a@example.com',
+      'b@example.com',
+      'c@example.com',
+    ]);
+  });
+
+  it('unsubscribe', () => {
+    expect(errorsOf(unsubscribeFormSchema, { email: 'nobody' })).toEqual({ email: 'Please enter a valid email address' });
+    expect(unsubscribeSchema.safeParse({ token: 'abc' }).success).toBe(true);
+    expect(unsubscribeSchema.safeParse({ email: 'a@b.co' }).success).toBe(true);
+    expect(errorsOf(unsubscribeSchema, {})).toEqual({ '': messages.unsubscribeTokenOrEmail });
+  });
+});
