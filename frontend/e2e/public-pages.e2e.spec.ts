@@ -65,6 +65,64 @@ test.describe('served HTML without JavaScript', () => {
     });
   }
 
+  const DRIVE_TIMES: Record<string, string> = {
+    'washington-dc': '15-25',
+    'northern-virginia': '10-30',
+    fairfax: '15-25',
+    alexandria: '20-30',
+    arlington: '10-20',
+    'loudoun-county': '25-45',
+    'prince-william': '30-50',
+    'tysons-corner': '15-25',
+    'reston-herndon': '20-30',
+  };
+
+  async function servedText(request: import('@playwright/test').APIRequestContext, path: string): Promise<string> {
+    const response = await request.get(path);
+    expect(response.status()).toBe(200);
+    return decodeEntities((await response.text()).replace(/<!-- -->/g, ''));
+  }
+
+  test('landing pages carry the banner, calls to action, drive times and twelve business types', async ({ request }) => {
+    for (const route of LANDING_ROUTES) {
+      const html = await servedText(request, route.path);
+      const slug = route.path.replace('/computer-repair-', '');
+      expect(html, route.path).toContain('Same-Day Service Available • Free Diagnostics • All Brands Serviced');
+      expect(html).toContain('Get Free Quote');
+      expect(html).toContain('Ready to Fix Your Computer?');
+      expect(html).toContain('Schedule Repair Service');
+      expect(html).toContain(`${DRIVE_TIMES[slug]} minutes`);
+      expect(html.match(/href="tel:\+17035550148"/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
+      const businessTypes = /Businesses we serve in[\s\S]*?<ul[^>]*>([\s\S]*?)<\/ul>/.exec(html)?.[1] ?? '';
+      expect(businessTypes.match(/<li/g)).toHaveLength(12);
+    }
+  });
+
+  test('regional pages: Silver Spring and Rockville are computer-repair variants', async ({ request }) => {
+    for (const route of REGIONAL_ROUTES) {
+      const html = await servedText(request, route.path);
+      const repair = route.path === '/silverspring/services' || route.path === '/rockville/services';
+      expect(html, route.path).toContain('placeholder="Search services..."');
+      expect(html).toContain('>Contact Us<');
+      expect(html.includes('>Request Computer Repair<'), route.path).toBe(repair);
+      expect(html.includes('>Submit a Support Request<'), route.path).toBe(!repair);
+      expect(html.includes('Computer repairs we handle in'), route.path).toBe(repair);
+    }
+  });
+
+  test('reviews and refund policy show the spec figures', async ({ request }) => {
+    const reviews = await servedText(request, '/google-reviews');
+    expect(reviews).toContain('127+');
+    expect(reviews).toContain('5.0');
+    expect(reviews).toContain('12+');
+    expect(reviews.match(/Verified Customer/g)).toHaveLength(20);
+    for (const label of ['Get Your Free Quote', 'Get Free Diagnosis Today', 'Leave Us a Review']) expect(reviews).toContain(label);
+    const refund = await servedText(request, '/refund-policy');
+    for (const figure of ['$49.00', 'within 24 hours of your payment', '15-minute increments', 'within 7 days of service completion', 'within 3 business days', 'within 5-10 business days', '50% of the service fee', 'the full service fee']) {
+      expect(refund).toContain(figure);
+    }
+  });
+
   test('a trailing slash serves the same page', async ({ request }) => {
     const response = await request.get('/arlington/services/');
     expect(response.status()).toBe(200);
@@ -148,6 +206,15 @@ test.describe('in the browser', () => {
     await expect(page).toHaveTitle(/Request IT Support/);
     await page.goto('/ticket/123');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('My Account');
+    expect(errors).toEqual([]);
+  });
+
+  test('unsubscribe token mode runs after hydration and falls back to the manual form on failure', async ({ page }) => {
+    const errors = watchErrors(page);
+    await page.goto('/unsubscribe?token=no-such-token');
+    await expect(page.getByRole('alert')).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Email address' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Return to Homepage' })).toBeVisible();
     expect(errors).toEqual([]);
   });
 

@@ -3,6 +3,7 @@
 // only SpaModule, compiled from backend/src/spa. Either way the built files are served exactly as in production.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,12 +19,22 @@ const wantMini = process.env.E2E_SERVER === 'mini';
 const backendReady = fs.existsSync(backendMain) && fs.existsSync(appModule) && fs.readFileSync(appModule, 'utf8').includes('SpaModule');
 
 if (!wantMini && backendReady) {
+  // Without DATABASE_URL the backend uses its embedded database: give it a throwaway data folder so the
+  // suite never shares ./data with a development server.
+  const dataDir = process.env.DATABASE_URL ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'ppr-e2e-data-'));
   console.log(`[e2e] serving with the real backend: node backend/dist/main.js on port ${port}`);
-  const child = spawn(process.execPath, [backendMain], { stdio: 'inherit', env: { ...process.env, PORT: port, SPA_DIST_DIR: distDir }, cwd: repo });
+  const child = spawn(process.execPath, [backendMain], {
+    stdio: 'inherit',
+    env: { ...process.env, PORT: port, SPA_DIST_DIR: distDir, ...(dataDir ? { DATA_DIR: dataDir } : {}) },
+    cwd: repo,
+  });
   const stop = () => child.kill('SIGTERM');
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  child.on('exit', (code) => process.exit(code ?? 0));
+  child.on('exit', (code) => {
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    process.exit(code ?? 0);
+  });
 } else {
   const out = path.join(frontend, 'e2e', '.server');
   const tsc = path.join(repo, 'node_modules', 'typescript', 'bin', 'tsc');

@@ -7,7 +7,7 @@ import request from 'supertest';
 import { matchesRoutePattern } from './spa-middleware';
 import { SpaModule } from './spa.module';
 
-@Controller('api')
+@Controller()
 class ProbeController {
   @Get('probe')
   probe(): { ok: boolean } {
@@ -40,6 +40,8 @@ async function startApp(distDir: string): Promise<INestApplication> {
   process.env.SPA_DIST_DIR = distDir;
   const moduleRef = await Test.createTestingModule({ imports: [SpaModule], controllers: [ProbeController] }).compile();
   const app = moduleRef.createNestApplication({ logger: false });
+  // As in the real backend: every controller lives under the global prefix.
+  app.setGlobalPrefix('api', { exclude: [] });
   await app.init();
   return app;
 }

@@ -1,4 +1,5 @@
 import { absoluteUrl, type PageMeta } from '../config/pages';
+import { localBusinessJsonLd } from './structured-data';
 
 function escapeHtml(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -22,6 +23,11 @@ export function renderHeadTags(meta: PageMeta, siteName: string): string {
     `<meta property="og:description" content="${escapeHtml(meta.description)}" />`,
     `<meta name="twitter:card" content="summary" />`,
   );
+  if (!meta.noindex) {
+    // JSON inside <script>: escape "<" so no text can close the element.
+    const json = JSON.stringify(localBusinessJsonLd()).replace(/</g, '\\u003c');
+    tags.push(`<script type="application/ld+json">${json}</script>`);
+  }
   return tags.join('\n    ');
 }
 
