@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 
@@ -5,7 +6,17 @@ import { defineConfig } from '@playwright/test';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const HAS_CHROMIUM = existsSync(CHROMIUM_PATH);
 
-const port = Number(process.env.E2E_PORT ?? 4317);
+/** A port nobody listens on right now, found synchronously (the config cannot await). */
+function freePort(): number {
+  const probe = "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  const port = Number(spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' }).stdout);
+  if (!Number.isInteger(port) || port <= 0) throw new Error('Could not find a free port for the e2e server');
+  return port;
+}
+
+// Chosen once in the runner; the workers inherit it through the environment.
+process.env.E2E_PORT ??= String(freePort());
+const port = Number(process.env.E2E_PORT);
 
 export default defineConfig({
   testDir: './e2e',
