@@ -1,11 +1,16 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { AccountsModule } from './accounts/accounts.module';
+import { AuthModule } from './auth/auth.module';
 import type { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { EventStoreModule } from './event-store/event-store.module';
 import { HealthModule } from './health/health.module';
+import { MailModule } from './mail/mail.module';
+import { OpenApiModule } from './openapi/openapi.module';
 import { SpaModule } from './spa/spa.module';
 import { TicketsModule } from './tickets/tickets.module';
+import { UnsubscribeModule } from './unsubscribe/unsubscribe.module';
 
 @Module({})
 export class AppModule {
@@ -16,8 +21,13 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule,
         EventStoreModule,
+        MailModule,
+        AuthModule,
         TicketsModule,
+        AccountsModule,
+        UnsubscribeModule,
         HealthModule,
+        OpenApiModule,
         ...(options.serveSpa === false ? [] : [SpaModule]),
       ],
     };

@@ -63,8 +63,46 @@ export const configSchema = z.object({
   /** Emails and contact names whose diagnostic fee is waived (comma-separated, case-insensitive). */
   FEE_WAIVER_EMAILS: commaList,
   FEE_WAIVER_NAMES: commaList,
+  /** Longest a command endpoint waits for the read tables to show its change before it answers. */
+  READ_YOUR_WRITES_TIMEOUT_MS: positiveInt(2000, 60000),
   /** Largest JSON body accepted, in bytes. */
   BODY_LIMIT_BYTES: positiveInt(100 * 1024, 20 * 1024 * 1024),
+  /**
+   * Signs the session cookie. Required in production (at least 32 characters); elsewhere a random secret is
+   * kept in the database, so sessions survive a restart without any configuration.
+   */
+  SESSION_SECRET: z
+    .string()
+    .optional()
+    .transform((value) => (value === '' ? undefined : value))
+    .refine((value) => value === undefined || value.length >= 32, 'must be at least 32 characters'),
+  /** A session ends after this many hours without a request. */
+  SESSION_IDLE_HOURS: positiveInt(24, 24 * 90),
+  /** The site's public address, used in links sent by email (verification, password reset, unsubscribe). */
+  APP_BASE_URL: optionalUrl(['http:', 'https:'], 'https://www.example.com'),
+  /** Other origins whose pages may call the API (for example a frontend dev server), comma-separated. */
+  TRUSTED_ORIGINS: commaList,
+  /** An SMTP server (smtp:// or smtps://); without it every email is recorded in the mail log and logged. */
+  SMTP_URL: optionalUrl(['smtp:', 'smtps:'], 'smtp://user:password@mail.example.com:587'),
+  /** The sender of every email. */
+  MAIL_FROM: z.string().trim().min(3).default('Potomac PC Repair <no-reply@localhost>'),
+  /** Failed logins for one account within the window before it is refused with a 429. */
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: positiveInt(5, 1000),
+  /** Login attempts from one address within the window before it is refused with a 429. */
+  LOGIN_MAX_ATTEMPTS_PER_ADDRESS: positiveInt(20, 100000),
+  LOGIN_WINDOW_MINUTES: positiveInt(15, 24 * 60),
+  /** Registrations and password-reset requests from one address per hour. */
+  PUBLIC_FORM_MAX_PER_ADDRESS_PER_HOUR: positiveInt(10, 100000),
+  VERIFICATION_TOKEN_HOURS: positiveInt(48, 24 * 30),
+  RESET_TOKEN_MINUTES: positiveInt(60, 24 * 60),
+}).superRefine((config, context) => {
+  if (config.NODE_ENV === 'production' && config.SESSION_SECRET === undefined) {
+    context.addIssue({
+      code: 'custom',
+      path: ['SESSION_SECRET'],
+      message: 'is required in production (a random string of at least 32 characters)',
+    });
+  }
 });
 
 export type AppConfig = z.infer<typeof configSchema>;

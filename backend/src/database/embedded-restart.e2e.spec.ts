@@ -22,6 +22,7 @@ describe('the embedded default (no configuration)', () => {
     const first = await start();
     const created = await request(first.getHttpServer())
       .post('/api/support-request')
+      .set('X-Requested-With', 'XMLHttpRequest')
       .send({
         businessName: 'Rockville Law Group',
         contactName: 'Sam Lee',
@@ -31,15 +32,21 @@ describe('the embedded default (no configuration)', () => {
         issueDescription: 'The nightly backup to the NAS has failed for a week.',
       })
       .expect(201);
+    // The guest's browser session: sessions are stored in the database, so it outlives the restart too.
+    const cookie = created.get('Set-Cookie') ?? [];
     await first.close();
 
     const second = await start();
     try {
-      const summary = await request(second.getHttpServer()).get(`/api/ticket/${created.body.id}`).expect(200);
+      const summary = await request(second.getHttpServer())
+        .get(`/api/ticket/${created.body.id}`)
+        .set('Cookie', cookie)
+        .expect(200);
       expect(summary.body).toMatchObject({ id: created.body.id, serviceCategory: 'storage', paymentStatus: 'pending' });
       // Ticket numbers continue after a restart instead of starting over.
       const next = await request(second.getHttpServer())
         .post('/api/support-request')
+        .set('X-Requested-With', 'XMLHttpRequest')
         .send({
           businessName: 'Rockville Law Group',
           contactName: 'Sam Lee',

@@ -1,9 +1,13 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as ticketIds from './migrations/20261121000000_ticket_ids';
+import * as customerAccounts from './migrations/20261122000000_customer_accounts';
+import * as mailAndSubscriptions from './migrations/20261122000100_mail_and_subscriptions';
 
 /** The write side's own tables (accounts, sessions, ids). Read tables have their own migrations. */
 const MIGRATIONS: Record<string, Migration> = {
   '20261121000000_ticket_ids': ticketIds,
+  '20261122000000_customer_accounts': customerAccounts,
+  '20261122000100_mail_and_subscriptions': mailAndSubscriptions,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -8,12 +8,17 @@ import {
   type TicketSummary,
 } from '@ppr/contracts';
 import type { Request } from 'express';
+import { currentCustomer } from '../auth/principal';
 import { requestContext } from '../common/request-context';
 import { ZodBodyPipe } from '../common/zod-validation.pipe';
 import { CreateTicketCommand } from './commands/create-ticket.command';
+import { GetTicketDetailQuery } from './queries/customer-ticket.queries';
 import { GetTicketSummaryQuery } from './queries/get-ticket-summary.query';
 
 export const TICKET_NOT_FOUND = 'Ticket not found';
+
+/** Tickets a browser session remembers having submitted (the newest ones). */
+const MAX_SESSION_TICKETS = 50;
 
 /** A path id that is not a ticket number gets the same 404 as a number that is not a ticket. */
 export function parseTicketId(raw: string): number {
@@ -35,14 +40,31 @@ export class TicketsController {
     @Body(new ZodBodyPipe(supportRequestSchema)) body: SupportRequest,
     @Req() request: Request,
   ): Promise<CreatedTicket> {
-    const result = await this.commands.execute(new CreateTicketCommand(body, null, requestContext(request)));
+    const customer = currentCustomer(request);
+    const context = customer
+      ? requestContext(request, { kind: 'customer', id: String(customer.id) })
+      : requestContext(request);
+    const result = await this.commands.execute(new CreateTicketCommand(body, customer?.id ?? null, context));
+    // The submitting browser session may read the summary (payment, confirmation pages); nobody else can.
+    request.session.ticketIds = [...(request.session.ticketIds ?? []), result.ticketId].slice(-MAX_SESSION_TICKETS);
     return { id: result.ticketId };
   }
 
+  /** Only to the session that submitted the ticket or to the customer who owns it; anyone else gets the 404. */
   @Get('ticket/:id')
-  async getTicket(@Param('id') id: string): Promise<TicketSummary> {
-    const summary = await this.queries.execute(new GetTicketSummaryQuery(parseTicketId(id)));
+  async getTicket(@Param('id') id: string, @Req() request: Request): Promise<TicketSummary> {
+    const ticketId = parseTicketId(id);
+    if (!(await this.mayRead(ticketId, request))) throw new NotFoundException({ message: TICKET_NOT_FOUND });
+    const summary = await this.queries.execute(new GetTicketSummaryQuery(ticketId));
     if (!summary) throw new NotFoundException({ message: TICKET_NOT_FOUND });
     return summary;
+  }
+
+  private async mayRead(ticketId: number, request: Request): Promise<boolean> {
+    if (request.session.ticketIds?.includes(ticketId)) return true;
+    const customer = currentCustomer(request);
+    if (!customer) return false;
+    const detail = await this.queries.execute(new GetTicketDetailQuery(ticketId));
+    return detail !== null && detail.userId === customer.id;
   }
 }

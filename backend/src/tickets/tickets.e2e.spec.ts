@@ -14,10 +14,14 @@ const valid = {
 
 describe('support request and ticket endpoints', () => {
   let t: TestApp;
-  const http = () => request(t.app.getHttpServer());
+  // One browser session (cookie jar) that sends the website's CSRF header: a guest reads only the tickets
+  // its own session submitted.
+  let agent: ReturnType<typeof request.agent>;
+  const http = () => agent;
 
   beforeAll(async () => {
     t = await createTestApp({ FEE_WAIVER_EMAILS: 'waived@example.com', FEE_WAIVER_NAMES: 'Pat Free' });
+    agent = request.agent(t.app.getHttpServer()).set('X-Requested-With', 'XMLHttpRequest');
   });
   afterAll(async () => {
     await t?.close();

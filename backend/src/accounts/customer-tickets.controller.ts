@@ -1,0 +1,65 @@
+import { Controller, ForbiddenException, Get, HttpCode, NotFoundException, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { accountMessages, type ApiError, type LinkTicketsResponse, type TicketDetail } from '@ppr/contracts';
+import type { Request } from 'express';
+import { CustomerGuard, requireCustomer } from '../auth/principal';
+import { requestContext } from '../common/request-context';
+import { TicketDomainError } from '../tickets/domain/ticket.decide';
+import {
+  FindGuestTicketsByEmailQuery,
+  GetTicketDetailQuery,
+  ListCustomerTicketsQuery,
+} from '../tickets/queries/customer-ticket.queries';
+import { TicketRepository } from '../tickets/ticket-repository';
+import { parseTicketId, TICKET_NOT_FOUND } from '../tickets/tickets.controller';
+
+/** A logged-in customer's tickets. Every read checks ownership; someone else's ticket is an unknown ticket. */
+@Controller()
+@UseGuards(CustomerGuard)
+export class CustomerTicketsController {
+  constructor(
+    private readonly queries: QueryBus,
+    private readonly tickets: TicketRepository,
+  ) {}
+
+  @Get('customer/tickets')
+  list(@Req() request: Request): Promise<TicketDetail[]> {
+    return this.queries.execute(new ListCustomerTicketsQuery(requireCustomer(request).id));
+  }
+
+  /**
+   * Attaches the guest tickets submitted with the customer's email address. Only once the address is
+   * verified: otherwise anyone could register with someone else's address and read their tickets.
+   */
+  @Post('customer/link-tickets')
+  @HttpCode(200)
+  async link(@Req() request: Request): Promise<LinkTicketsResponse> {
+    const customer = requireCustomer(request);
+    if (!customer.emailVerified) {
+      throw new ForbiddenException({ message: accountMessages.verifyBeforeLinking } satisfies ApiError);
+    }
+    const guests = await this.queries.execute(new FindGuestTicketsByEmailQuery(customer.email));
+    const context = requestContext(request, { kind: 'customer', id: String(customer.id) });
+    const linked: TicketDetail[] = [];
+    for (const ticket of guests) {
+      try {
+        const result = await this.tickets.execute(ticket.id, { type: 'LinkToCustomer', data: { userId: customer.id } }, context, new Date());
+        if (result.events.length > 0) linked.push({ ...ticket, userId: customer.id });
+      } catch (error) {
+        // Linked to another customer since the read model was written: not ours to take.
+        if (!(error instanceof TicketDomainError)) throw error;
+      }
+    }
+    return { linked: linked.length, tickets: linked };
+  }
+
+  @Get('tickets/:id')
+  async detail(@Param('id') id: string, @Req() request: Request): Promise<TicketDetail> {
+    const customer = requireCustomer(request);
+    const ticket = await this.queries.execute(new GetTicketDetailQuery(parseTicketId(id)));
+    if (!ticket || ticket.userId !== customer.id) {
+      throw new NotFoundException({ message: TICKET_NOT_FOUND } satisfies ApiError);
+    }
+    return ticket;
+  }
+}

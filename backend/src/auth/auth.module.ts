@@ -1,0 +1,31 @@
+import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/config';
+import type { Database } from '../database/database';
+import { DATABASE } from '../database/database.module';
+import { PassportService } from './passport.service';
+import { CustomerGuard } from './principal';
+import { RateLimiter } from './rate-limiter';
+import { PgSessionStore } from './session-store';
+
+/** Sessions, passport, rate limits: shared by the customer and (later) admin modules. */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: PgSessionStore,
+      inject: [DATABASE, APP_CONFIG],
+      useFactory: (db: Database, config: AppConfig) => new PgSessionStore(db.pool, config.SESSION_IDLE_HOURS * 3_600_000),
+    },
+    PassportService,
+    RateLimiter,
+    CustomerGuard,
+  ],
+  exports: [PgSessionStore, PassportService, RateLimiter, CustomerGuard],
+})
+export class AuthModule implements OnApplicationShutdown {
+  constructor(@Inject(PgSessionStore) private readonly store: PgSessionStore) {}
+
+  onApplicationShutdown(): void {
+    this.store.close();
+  }
+}

@@ -1,0 +1,166 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/config';
+import type { Database } from '../database/database';
+import { DATABASE } from '../database/database.module';
+import type { MailMessage, MailOutcome, MailTransport } from './mail.types';
+
+export const MAIL_TRANSPORT = Symbol('MAIL_TRANSPORT');
+
+/** A row of the mail log. */
+export interface MailLogEntry {
+  readonly id: number;
+  readonly kind: string;
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string | null;
+  readonly status: 'pending' | 'sent' | 'logged' | 'failed';
+  readonly transport: string;
+  readonly error: string | null;
+  readonly createdAt: Date;
+}
+
+/**
+ * Sends email and records every message in the mail log (mail_messages) before and after the attempt, so
+ * nothing is lost: with SMTP the row says whether it was delivered; without SMTP the row is the delivery and
+ * the message is logged. Sending never throws: the outcome says what happened.
+ */
+@Injectable()
+export class MailService implements OnApplicationShutdown {
+  private readonly logger = new Logger(MailService.name);
+
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(MAIL_TRANSPORT) private readonly transport: MailTransport,
+  ) {}
+
+  get transportName(): MailTransport['name'] {
+    return this.transport.name;
+  }
+
+  async send(message: MailMessage): Promise<MailOutcome> {
+    const inserted = await this.db.pool.query<{ id: number }>(
+      `INSERT INTO mail_messages (idempotency_key, kind, to_address, subject, text_body, html_body, headers, transport, status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending')
+       ON CONFLICT (idempotency_key) DO NOTHING
+       RETURNING id`,
+      [
+        message.idempotencyKey ?? null,
+        message.kind,
+        message.to,
+        message.subject,
+        message.text,
+        message.html ?? null,
+        JSON.stringify(message.headers ?? {}),
+        this.transport.name,
+      ],
+    );
+    const id = inserted.rows[0]?.id;
+    if (id === undefined) {
+      const retry = await this.retryUndelivered(message.idempotencyKey!);
+      if (retry) return retry;
+      const { rows } = await this.db.pool.query<{ id: number }>(
+        'SELECT id FROM mail_messages WHERE idempotency_key = $1',
+        [message.idempotencyKey],
+      );
+      return { status: 'duplicate', id: rows[0]!.id };
+    }
+    return this.attempt(id, message);
+  }
+
+  /** A keyed message whose earlier attempt failed is tried again under the same row. */
+  private async retryUndelivered(key: string): Promise<MailOutcome | null> {
+    const { rows } = await this.db.pool.query<{ id: number }>(
+      `UPDATE mail_messages SET status = 'pending', error = NULL, transport = $2
+       WHERE idempotency_key = $1 AND status = 'failed' RETURNING id`,
+      [key, this.transport.name],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const { rows: stored } = await this.db.pool.query<{
+      kind: string;
+      to_address: string;
+      subject: string;
+      text_body: string;
+      html_body: string | null;
+      headers: Record<string, string>;
+    }>('SELECT kind, to_address, subject, text_body, html_body, headers FROM mail_messages WHERE id = $1', [row.id]);
+    const m = stored[0]!;
+    return this.attempt(row.id, {
+      kind: m.kind,
+      to: m.to_address,
+      subject: m.subject,
+      text: m.text_body,
+      ...(m.html_body === null ? {} : { html: m.html_body }),
+      headers: m.headers,
+    });
+  }
+
+  private async attempt(id: number, message: MailMessage): Promise<MailOutcome> {
+    try {
+      const { messageId } = await this.transport.deliver(this.config.MAIL_FROM, message);
+      const status = this.transport.name === 'smtp' ? 'sent' : 'logged';
+      await this.db.pool.query(
+        `UPDATE mail_messages SET status = $2, message_id = $3, sent_at = now() WHERE id = $1`,
+        [id, status, messageId],
+      );
+      if (status === 'logged') {
+        this.logger.log(
+          `Email #${id} (${message.kind}) to ${message.to}: "${message.subject}" recorded in the mail log (no SMTP_URL)\n${message.text}`,
+        );
+        return { status: 'logged', id };
+      }
+      this.logger.log(`Email #${id} (${message.kind}) sent to ${message.to}`);
+      return { status: 'sent', id, messageId };
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      this.logger.error(`Email #${id} (${message.kind}) to ${message.to} failed: ${text}`);
+      await this.db.pool
+        .query(`UPDATE mail_messages SET status = 'failed', error = $2 WHERE id = $1`, [id, text.slice(0, 2000)])
+        .catch((updateError: unknown) => this.logger.error(`Could not record the failure of email #${id}: ${String(updateError)}`));
+      return { status: 'failed', id, error: text };
+    }
+  }
+
+  /** Checks the connection to the mail server (a no-op without SMTP). */
+  verifyConnection(): Promise<void> {
+    return this.transport.verify();
+  }
+
+  /** The newest messages to one address, newest first (for tests, support and the log-only mode). */
+  async messagesTo(address: string, limit = 20): Promise<MailLogEntry[]> {
+    const { rows } = await this.db.pool.query<{
+      id: number;
+      kind: string;
+      to_address: string;
+      subject: string;
+      text_body: string;
+      html_body: string | null;
+      status: MailLogEntry['status'];
+      transport: string;
+      error: string | null;
+      created_at: Date;
+    }>(
+      `SELECT id, kind, to_address, subject, text_body, html_body, status, transport, error, created_at
+       FROM mail_messages WHERE lower(to_address) = lower($1) ORDER BY id DESC LIMIT $2`,
+      [address, limit],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      to: row.to_address,
+      subject: row.subject,
+      text: row.text_body,
+      html: row.html_body,
+      status: row.status,
+      transport: row.transport,
+      error: row.error,
+      createdAt: row.created_at,
+    }));
+  }
+
+  onApplicationShutdown(): void {
+    this.transport.close();
+  }
+}
