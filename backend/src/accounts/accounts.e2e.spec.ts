@@ -1,0 +1,486 @@
+import { accountMessages, messages } from '@ppr/contracts';
+import request from 'supertest';
+import {
+  browser,
+  count,
+  lastEmail,
+  newCustomer,
+  nextAddress,
+  RESET_LINK,
+  tokenIn,
+  VERIFY_LINK,
+  verifiedCustomer,
+} from '../../test/customer-helpers';
+import { createTestApp, type TestApp } from '../../test/test-app';
+
+const ticket = {
+  businessName: 'Bethesda Tax Advisors',
+  contactName: 'Ana Ruiz',
+  email: 'ana@bethesdatax.example',
+  phone: '301-555-0199',
+  serviceCategory: 'windows',
+  issueDescription: 'Windows updates fail on three laptops with error 0x80070005.',
+};
+
+function cookieOf(response: request.Response): string {
+  const cookies = response.get('Set-Cookie') ?? [];
+  const cookie = cookies.find((c) => c.startsWith('ppr.sid='));
+  if (!cookie) throw new Error(`No session cookie in ${JSON.stringify(cookies)}`);
+  return cookie;
+}
+
+function sidOf(cookie: string): string {
+  return cookie.split(';')[0]!;
+}
+
+describe('customer accounts and sessions', () => {
+  let t: TestApp;
+  const raw = () => request(t.app.getHttpServer());
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      LOGIN_MAX_FAILURES_PER_ACCOUNT: '3',
+      LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '8',
+      PUBLIC_FORM_MAX_PER_ADDRESS_PER_HOUR: '5',
+      APP_BASE_URL: 'https://www.potomacpc.example',
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  describe('POST /api/customer/register', () => {
+    it('creates an unverified account and emails a verification link', async () => {
+      const customer = newCustomer({ businessName: 'Acme <b>Dental</b>', phone: '2025550143' });
+      const response = await browser(t.app).post('/api/customer/register').send(customer).expect(201);
+      expect(response.body).toEqual({ message: accountMessages.registered });
+
+      const { rows } = await t.db.pool.query(
+        'SELECT username, email, password_hash, business_name, is_verified, verification_token FROM users WHERE email = $1',
+        [customer.email],
+      );
+      expect(rows[0]).toMatchObject({
+        username: customer.username,
+        business_name: 'Acme <b>Dental</b>',
+        is_verified: false,
+      });
+      expect(rows[0].password_hash).toMatch(/^\$argon2id\$/);
+      const mail = await lastEmail(t.db, customer.email, 'account-verification');
+      const token = tokenIn(mail!.text, VERIFY_LINK);
+      expect(mail!.text).toContain(`https://www.potomacpc.example/api/customer/verify-email?token=`);
+      // Only a hash of the token is stored.
+      expect(rows[0].verification_token).not.toBe(token);
+      expect(rows[0].verification_token).toMatch(/^[0-9a-f]{64}$/);
+    });
+
+    it('answers a taken username (any case) with a 409', async () => {
+      const customer = newCustomer();
+      await browser(t.app).post('/api/customer/register').send(customer).expect(201);
+      const response = await browser(t.app)
+        .post('/api/customer/register')
+        .send(newCustomer({ username: customer.username.toUpperCase() }))
+        .expect(409);
+      expect(response.body).toEqual({ message: 'Username is already taken' });
+    });
+
+    it('answers a taken email exactly like a new registration, and tells the owner by email', async () => {
+      const customer = newCustomer();
+      await browser(t.app).post('/api/customer/register').send(customer).expect(201);
+      const users = await count(t.db, 'users');
+      const again = await browser(t.app)
+        .post('/api/customer/register')
+        .send(newCustomer({ email: customer.email.toUpperCase() }))
+        .expect(201);
+      expect(again.body).toEqual({ message: accountMessages.registered });
+      expect(await count(t.db, 'users')).toBe(users);
+      const notice = await lastEmail(t.db, customer.email, 'account-exists');
+      expect(notice?.text).toContain('already has one');
+      expect(notice?.text).toContain('https://www.potomacpc.example/customer/forgot-password');
+    });
+
+    it.each([
+      [{ username: 'ab' }, 'username', messages.usernameLength],
+      [{ username: undefined }, 'username', messages.usernameLength],
+      [{ username: 'has space' }, 'username', 'Username may contain only letters, numbers, dots, dashes and underscores'],
+      [{ username: 'a@b.com' }, 'username', 'Username may contain only letters, numbers, dots, dashes and underscores'],
+      [{ username: 'x'.repeat(51) }, 'username', 'Username must be at most 50 characters'],
+      [{ email: 'nope' }, 'email', messages.invalidEmail],
+      [{ email: undefined }, 'email', messages.invalidEmail],
+      [{ password: '12345' }, 'password', messages.customerPasswordLength],
+      [{ password: undefined }, 'password', messages.customerPasswordLength],
+      [{ password: ['secret1'] }, 'password', 'Password must be text'],
+      [{ businessName: 42 }, 'businessName', 'Invalid input: expected string, received number'],
+      [{ isAdmin: true }, 'isAdmin', 'Unknown field "isAdmin"'],
+    ])('refuses %j: %s', async (change, path, message) => {
+      const before = await count(t.db, 'users');
+      const response = await browser(t.app)
+        .post('/api/customer/register')
+        .send({ ...newCustomer(), ...change })
+        .expect(400);
+      expect(response.body.errors).toEqual([{ path, message }]);
+      expect(response.body.message).toBe(message);
+      expect(await count(t.db, 'users')).toBe(before);
+    });
+
+    it('limits registrations per address with a 429', async () => {
+      const agent = browser(t.app);
+      for (let i = 0; i < 5; i++) await agent.post('/api/customer/register').send(newCustomer()).expect(201);
+      const refused = await agent.post('/api/customer/register').send(newCustomer()).expect(429);
+      expect(refused.body).toEqual({ message: accountMessages.tooManyRequests });
+      expect(Number(refused.get('Retry-After'))).toBeGreaterThan(0);
+    });
+  });
+
+  describe('email verification', () => {
+    async function registered() {
+      const customer = newCustomer();
+      await browser(t.app).post('/api/customer/register').send(customer).expect(201);
+      const mail = await lastEmail(t.db, customer.email, 'account-verification');
+      return { customer, token: tokenIn(mail!.text, VERIFY_LINK) };
+    }
+    const verified = async (email: string) =>
+      (await t.db.pool.query('SELECT is_verified FROM users WHERE email = $1', [email])).rows[0].is_verified as boolean;
+
+    it('GET on the link shows a confirmation page and changes nothing; its form POST verifies and redirects', async () => {
+      const { customer, token } = await registered();
+      const page = await raw().get(`/api/customer/verify-email?token=${encodeURIComponent(token)}`).expect(200);
+      expect(page.get('Content-Type')).toMatch(/text\/html/);
+      expect(page.get('Content-Security-Policy')).toContain("default-src 'none'");
+      expect(page.get('Referrer-Policy')).toBe('no-referrer');
+      expect(page.text).toContain('<form method="post" action="/api/customer/verify-email">');
+      expect(page.text).toContain(`value="${token}"`);
+      expect(await verified(customer.email)).toBe(false);
+
+      // The page's plain form: no script, no X-Requested-With, a same-site Origin.
+      const confirmed = await raw()
+        .post('/api/customer/verify-email')
+        .set('Host', 'shop.example:8080')
+        .set('Origin', 'http://shop.example:8080')
+        .type('form')
+        .send({ token })
+        .expect(303);
+      expect(confirmed.get('Location')).toBe('/customer/login?verified=true');
+      expect(await verified(customer.email)).toBe(true);
+
+      // The link is spent.
+      const again = await raw().post('/api/customer/verify-email').type('form').send({ token }).expect(404);
+      expect(again.text).toContain(accountMessages.verificationInvalid.replace(/'/g, '&#39;'));
+    });
+
+    it('verifies from a script with JSON', async () => {
+      const { customer, token } = await registered();
+      const response = await browser(t.app).post('/api/customer/verify-email').send({ token }).expect(200);
+      expect(response.body).toEqual({ message: accountMessages.emailVerified });
+      expect(await verified(customer.email)).toBe(true);
+    });
+
+    it('answers an unknown token with a 404', async () => {
+      const page = await raw().get('/api/customer/verify-email?token=not-a-real-token').expect(404);
+      expect(page.text).toContain('not valid');
+      const json = await browser(t.app).post('/api/customer/verify-email').send({ token: 'not-a-real-token' }).expect(404);
+      expect(json.body).toEqual({ message: accountMessages.verificationInvalid });
+      const empty = await browser(t.app).post('/api/customer/verify-email').send({}).expect(400);
+      expect(empty.body.errors).toEqual([{ path: 'token', message: accountMessages.tokenRequired }]);
+    });
+
+    it('answers an expired token with a 410 and leaves the account unverified', async () => {
+      const { customer, token } = await registered();
+      await t.db.pool.query(`UPDATE users SET verification_token_expiry = now() - interval '1 minute' WHERE email = $1`, [
+        customer.email,
+      ]);
+      const page = await raw().get(`/api/customer/verify-email?token=${token}`).expect(410);
+      expect(page.text).toContain('expired');
+      const json = await browser(t.app).post('/api/customer/verify-email').send({ token }).expect(410);
+      expect(json.body).toEqual({ message: accountMessages.verificationExpired });
+      expect(await verified(customer.email)).toBe(false);
+    });
+
+    it('sends a new link to a logged-in unverified customer; the old one stops working', async () => {
+      const { customer, token: first } = await registered();
+      const agent = browser(t.app);
+      await agent.post('/api/customer/login').send({ email: customer.email, password: customer.password }).expect(200);
+      const resent = await agent.post('/api/customer/resend-verification').expect(200);
+      expect(resent.body).toEqual({ message: accountMessages.verificationSent });
+      const second = tokenIn((await lastEmail(t.db, customer.email, 'account-verification'))!.text, VERIFY_LINK);
+      expect(second).not.toBe(first);
+      await browser(t.app).post('/api/customer/verify-email').send({ token: first }).expect(404);
+      await browser(t.app).post('/api/customer/verify-email').send({ token: second }).expect(200);
+      const after = await agent.post('/api/customer/resend-verification').expect(200);
+      expect(after.body).toEqual({ message: accountMessages.alreadyVerified });
+      await browser(t.app).post('/api/customer/resend-verification').expect(401);
+    });
+  });
+
+  describe('login, session and logout', () => {
+    it('logs in by username or email (any case), unverified too, with a session cookie', async () => {
+      const customer = newCustomer();
+      await browser(t.app).post('/api/customer/register').send(customer).expect(201);
+      for (const identifier of [customer.username, customer.email.toUpperCase(), `  ${customer.username}  `]) {
+        const agent = browser(t.app);
+        const response = await agent.post('/api/customer/login').send({ email: identifier, password: customer.password }).expect(200);
+        expect(response.body).toEqual({
+          id: expect.any(Number),
+          username: customer.username,
+          email: customer.email,
+          emailVerified: false,
+        });
+        const cookie = cookieOf(response);
+        expect(cookie).toMatch(/HttpOnly/i);
+        expect(cookie).toMatch(/SameSite=Lax/i);
+        expect(cookie).toMatch(/Path=\//);
+        expect(cookie).not.toMatch(/Secure/i);
+        // A browser-session cookie: no Expires / Max-Age.
+        expect(cookie).not.toMatch(/Expires|Max-Age/i);
+        for (const path of ['/api/customer/user', '/api/customer/me']) {
+          const me = await agent.get(path).expect(200);
+          expect(me.body).toEqual(response.body);
+        }
+      }
+      const { rows } = await t.db.pool.query('SELECT last_login FROM users WHERE email = $1', [customer.email]);
+      expect(rows[0].last_login).toBeInstanceOf(Date);
+    });
+
+    it('answers /user and /me without a session with a 401', async () => {
+      for (const path of ['/api/customer/user', '/api/customer/me']) {
+        const response = await raw().get(path).expect(401);
+        expect(response.body).toEqual({ message: accountMessages.notLoggedIn });
+      }
+    });
+
+    it('gives a wrong password and an unknown account the same 401', async () => {
+      const customer = newCustomer();
+      await browser(t.app).post('/api/customer/register').send(customer).expect(201);
+      const wrong = await browser(t.app).post('/api/customer/login').send({ email: customer.email, password: 'wrong password' }).expect(401);
+      const unknown = await browser(t.app).post('/api/customer/login').send({ email: 'nobody@example.com', password: 'whatever1' }).expect(401);
+      expect(wrong.body).toEqual({ message: accountMessages.invalidCredentials });
+      expect(unknown.body).toEqual(wrong.body);
+      expect(wrong.get('Set-Cookie')).toBeUndefined();
+    });
+
+    it.each([
+      [{ email: '' }, 'email', messages.identifierRequired],
+      [{ email: undefined }, 'email', messages.identifierRequired],
+      [{ email: '   ' }, 'email', messages.identifierRequired],
+      [{ password: '123' }, 'password', messages.customerPasswordLength],
+      [{ password: undefined }, 'password', messages.customerPasswordLength],
+      [{ email: { $ne: null } }, 'email', 'Email or username must be text'],
+    ])('refuses %j: %s', async (change, path, message) => {
+      const response = await browser(t.app)
+        .post('/api/customer/login')
+        .send({ email: 'someone', password: 'secret12', ...change })
+        .expect(400);
+      expect(response.body.errors).toEqual([{ path, message }]);
+    });
+
+    it('regenerates the session id at login and keeps what the guest session held', async () => {
+      const customer = newCustomer();
+      await browser(t.app).post('/api/customer/register').send(customer).expect(201);
+      const agent = browser(t.app);
+      const created = await agent.post('/api/support-request').send(ticket).expect(201);
+      const guestCookie = sidOf(cookieOf(created));
+
+      const login = await agent.post('/api/customer/login').send({ email: customer.email, password: customer.password }).expect(200);
+      const customerCookie = sidOf(cookieOf(login));
+      expect(customerCookie).not.toBe(guestCookie);
+
+      // The old id no longer names a session: it is neither logged in nor holding the guest's ticket.
+      await raw().get('/api/customer/me').set('Cookie', guestCookie).expect(401);
+      await raw().get(`/api/ticket/${created.body.id}`).set('Cookie', guestCookie).expect(404);
+      // The new session still reads the ticket submitted as a guest.
+      await agent.get(`/api/ticket/${created.body.id}`).expect(200);
+    });
+
+    it('logout ends the session: the cookie is cleared and the old one no longer works', async () => {
+      const { agent, customer } = await verifiedCustomer(t.app, t.db);
+      const me = await agent.get('/api/customer/me').expect(200);
+      expect(me.body.username).toBe(customer.username);
+      const sessionsBefore = await count(t.db, 'sessions');
+      const cookie = sidOf(cookieOf(await agent.post('/api/customer/login').send({ email: customer.email, password: customer.password })));
+
+      const logout = await agent.post('/api/customer/logout').expect(200);
+      expect(logout.body).toEqual({ message: accountMessages.loggedOut });
+      expect(cookieOf(logout)).toMatch(/Expires=Thu, 01 Jan 1970/);
+      await raw().get('/api/customer/me').set('Cookie', cookie).expect(401);
+      expect(await count(t.db, 'sessions')).toBeLessThan(sessionsBefore + 1);
+      // Logging out without a session is harmless.
+      await browser(t.app).post('/api/customer/logout').expect(200);
+    });
+
+    it('refuses an account after too many failed logins with a 429, even with the right password', async () => {
+      const customer = newCustomer();
+      await browser(t.app).post('/api/customer/register').send(customer).expect(201);
+      for (let i = 0; i < 3; i++) {
+        await browser(t.app).post('/api/customer/login').send({ email: customer.username, password: `wrong-${i}xx` }).expect(401);
+      }
+      const refused = await browser(t.app)
+        .post('/api/customer/login')
+        .send({ email: customer.username, password: customer.password })
+        .expect(429);
+      expect(refused.body).toEqual({ message: 'Too many login attempts. Please wait 15 minutes and try again.' });
+      expect(Number(refused.get('Retry-After'))).toBeGreaterThan(0);
+      expect(Number(refused.get('Retry-After'))).toBeLessThanOrEqual(15 * 60);
+      // The same limit for an account that does not exist: the 429 tells nothing about existence.
+      for (let i = 0; i < 3; i++) {
+        await browser(t.app).post('/api/customer/login').send({ email: 'ghost-user', password: 'wrong-pass' }).expect(401);
+      }
+      await browser(t.app).post('/api/customer/login').send({ email: 'ghost-user', password: 'wrong-pass' }).expect(429);
+    });
+
+    it('a successful login clears the failure count', async () => {
+      const customer = newCustomer();
+      await browser(t.app).post('/api/customer/register').send(customer).expect(201);
+      for (let round = 0; round < 2; round++) {
+        for (let i = 0; i < 2; i++) {
+          await browser(t.app).post('/api/customer/login').send({ email: customer.email, password: 'wrong-pass' }).expect(401);
+        }
+        await browser(t.app).post('/api/customer/login').send({ email: customer.email, password: customer.password }).expect(200);
+      }
+    });
+
+    it('refuses an address after too many login attempts with a 429', async () => {
+      const agent = browser(t.app, nextAddress());
+      for (let i = 0; i < 8; i++) {
+        await agent.post('/api/customer/login').send({ email: `someone-${i}`, password: 'wrong-pass' }).expect(401);
+      }
+      const refused = await agent.post('/api/customer/login').send({ email: 'someone-else', password: 'wrong-pass' }).expect(429);
+      expect(refused.body.message).toMatch(/Too many login attempts/);
+      // Another address is not affected.
+      await browser(t.app).post('/api/customer/login').send({ email: 'someone-else', password: 'wrong-pass' }).expect(401);
+    });
+  });
+
+  describe('forgot and reset password', () => {
+    it('answers the same for a known and an unknown address; only the account owner gets an email', async () => {
+      const customer = newCustomer();
+      await browser(t.app).post('/api/customer/register').send(customer).expect(201);
+      const known = await browser(t.app).post('/api/customer/forgot-password').send({ email: customer.email }).expect(200);
+      const unknown = await browser(t.app).post('/api/customer/forgot-password').send({ email: 'nobody-here@example.com' }).expect(200);
+      expect(known.body).toEqual({ message: accountMessages.forgotPasswordSent });
+      expect(unknown.body).toEqual(known.body);
+      expect(await lastEmail(t.db, customer.email, 'password-reset')).not.toBeNull();
+      expect(await lastEmail(t.db, 'nobody-here@example.com', 'password-reset')).toBeNull();
+    });
+
+    it('validates the address', async () => {
+      const response = await browser(t.app).post('/api/customer/forgot-password').send({ email: 'nope' }).expect(400);
+      expect(response.body).toEqual({ message: messages.invalidEmail, errors: [{ path: 'email', message: messages.invalidEmail }] });
+    });
+
+    it('resets the password with the emailed token, ends every session, and spends the token', async () => {
+      const { agent: other, customer } = await verifiedCustomer(t.app, t.db);
+      await browser(t.app).post('/api/customer/forgot-password').send({ email: customer.email }).expect(200);
+      const mail = await lastEmail(t.db, customer.email, 'password-reset');
+      expect(mail!.text).toContain('https://www.potomacpc.example/customer/reset-password?token=');
+      const token = tokenIn(mail!.text, RESET_LINK);
+
+      const short = await browser(t.app).post('/api/customer/reset-password').send({ token, password: '123' }).expect(400);
+      expect(short.body.errors).toEqual([{ path: 'password', message: messages.customerPasswordLength }]);
+
+      const reset = await browser(t.app).post('/api/customer/reset-password').send({ token, password: 'brand new pass' }).expect(200);
+      expect(reset.body).toEqual({ message: accountMessages.passwordChanged });
+      await other.get('/api/customer/me').expect(401);
+      await browser(t.app).post('/api/customer/login').send({ email: customer.email, password: customer.password }).expect(401);
+      await browser(t.app).post('/api/customer/login').send({ email: customer.email, password: 'brand new pass' }).expect(200);
+      expect(await lastEmail(t.db, customer.email, 'password-changed')).not.toBeNull();
+
+      const reused = await browser(t.app).post('/api/customer/reset-password').send({ token, password: 'another pass' }).expect(400);
+      expect(reused.body).toEqual({ message: accountMessages.resetInvalid });
+    });
+
+    it('refuses an expired reset token with a 410 and keeps the old password', async () => {
+      const customer = newCustomer();
+      await browser(t.app).post('/api/customer/register').send(customer).expect(201);
+      await browser(t.app).post('/api/customer/forgot-password').send({ email: customer.email }).expect(200);
+      const token = tokenIn((await lastEmail(t.db, customer.email, 'password-reset'))!.text, RESET_LINK);
+      await t.db.pool.query(`UPDATE users SET reset_password_token_expiry = now() - interval '1 second' WHERE email = $1`, [
+        customer.email,
+      ]);
+      const response = await browser(t.app).post('/api/customer/reset-password').send({ token, password: 'brand new pass' }).expect(410);
+      expect(response.body).toEqual({ message: accountMessages.resetExpired });
+      await browser(t.app).post('/api/customer/login').send({ email: customer.email, password: customer.password }).expect(200);
+    });
+
+    it('refuses an unknown reset token', async () => {
+      const response = await browser(t.app)
+        .post('/api/customer/reset-password')
+        .send({ token: 'made-up', password: 'brand new pass' })
+        .expect(400);
+      expect(response.body).toEqual({ message: accountMessages.resetInvalid });
+    });
+
+    it('limits password-reset requests per address with a 429', async () => {
+      const agent = browser(t.app);
+      for (let i = 0; i < 5; i++) await agent.post('/api/customer/forgot-password').send({ email: `x${i}@example.com` }).expect(200);
+      const refused = await agent.post('/api/customer/forgot-password').send({ email: 'x@example.com' }).expect(429);
+      expect(refused.body).toEqual({ message: accountMessages.tooManyRequests });
+    });
+  });
+
+  describe('CSRF defence', () => {
+    it('refuses a mutation without X-Requested-With with a 403, and writes nothing', async () => {
+      const before = await count(t.db, 'users');
+      const response = await raw()
+        .post('/api/customer/register')
+        .set('X-Forwarded-For', nextAddress())
+        .send(newCustomer())
+        .expect(403);
+      expect(response.body).toEqual({ message: accountMessages.csrfHeader });
+      expect(await count(t.db, 'users')).toBe(before);
+      await raw().post('/api/support-request').send(ticket).expect(403);
+    });
+
+    it('refuses a cross-site mutation even with the header', async () => {
+      const { agent } = await verifiedCustomer(t.app, t.db);
+      const crossOrigin = await agent.post('/api/customer/logout').set('Origin', 'https://evil.example').expect(403);
+      expect(crossOrigin.body).toEqual({ message: accountMessages.csrfOrigin });
+      const crossSite = await agent.post('/api/customer/logout').set('Sec-Fetch-Site', 'cross-site').expect(403);
+      expect(crossSite.body).toEqual({ message: accountMessages.csrfOrigin });
+      const opaque = await agent.post('/api/customer/logout').set('Origin', 'null').expect(403);
+      expect(opaque.body).toEqual({ message: accountMessages.csrfOrigin });
+      // Still logged in: none of them acted.
+      await agent.get('/api/customer/me').expect(200);
+    });
+
+    it('accepts a same-origin mutation and the configured site origin', async () => {
+      const agent = browser(t.app);
+      const created = await agent.post('/api/support-request').set('Origin', 'https://www.potomacpc.example').send(ticket).expect(201);
+      expect(created.body.id).toEqual(expect.any(Number));
+      await agent
+        .post('/api/support-request')
+        .set('Host', 'shop.example:8080')
+        .set('Origin', 'http://shop.example:8080')
+        .set('Sec-Fetch-Site', 'same-origin')
+        .send(ticket)
+        .expect(201);
+      // Same host name on another port is another origin.
+      await agent.post('/api/support-request').set('Host', 'shop.example:8080').set('Origin', 'http://shop.example:9090').send(ticket).expect(403);
+    });
+
+    it('does not check safe methods', async () => {
+      await raw().get('/api/health').set('Origin', 'https://evil.example').expect(200);
+    });
+  });
+});
+
+describe('session cookie in production', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ NODE_ENV: 'production', SESSION_SECRET: 'a-production-secret-of-at-least-32-chars' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('is Secure behind an HTTPS proxy', async () => {
+    const response = await request(t.app.getHttpServer())
+      .post('/api/support-request')
+      .set('X-Requested-With', 'XMLHttpRequest')
+      .set('X-Forwarded-Proto', 'https')
+      .send(ticket)
+      .expect(201);
+    const cookie = cookieOf(response);
+    expect(cookie).toMatch(/; Secure/i);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+  });
+});

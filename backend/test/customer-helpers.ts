@@ -1,0 +1,67 @@
+import type { INestApplication } from '@nestjs/common';
+import request from 'supertest';
+import type { Database } from '../src/database/database';
+
+export type Agent = ReturnType<typeof request.agent>;
+
+let address = 10;
+/** A fresh client address per caller (X-Forwarded-For from loopback is trusted), so rate limits stay apart. */
+export function nextAddress(): string {
+  address += 1;
+  return `203.0.113.${address % 250}`;
+}
+
+/** A browser session of the website: cookie jar, the CSRF header, its own address. */
+export function browser(app: INestApplication, ip = nextAddress()): Agent {
+  return request.agent(app.getHttpServer()).set('X-Requested-With', 'XMLHttpRequest').set('X-Forwarded-For', ip);
+}
+
+let counter = 0;
+export function newCustomer(overrides: Record<string, unknown> = {}): {
+  username: string;
+  email: string;
+  password: string;
+} & Record<string, unknown> {
+  counter += 1;
+  const id = `${Date.now().toString(36)}${counter}`;
+  return { username: `cust_${id}`, email: `cust.${id}@example.com`, password: 'correct horse 1', ...overrides };
+}
+
+/** The newest email of a kind to an address, from the mail log. */
+export async function lastEmail(db: Database, to: string, kind: string): Promise<{ subject: string; text: string; html: string | null } | null> {
+  const { rows } = await db.pool.query<{ subject: string; text_body: string; html_body: string | null }>(
+    `SELECT subject, text_body, html_body FROM mail_messages WHERE lower(to_address) = lower($1) AND kind = $2 ORDER BY id DESC LIMIT 1`,
+    [to, kind],
+  );
+  const row = rows[0];
+  return row ? { subject: row.subject, text: row.text_body, html: row.html_body } : null;
+}
+
+export function tokenIn(text: string, pattern: RegExp): string {
+  const match = pattern.exec(text);
+  if (!match?.[1]) throw new Error(`No token in: ${text}`);
+  return decodeURIComponent(match[1]);
+}
+
+export const VERIFY_LINK = /verify-email\?token=([A-Za-z0-9_%-]+)/;
+export const RESET_LINK = /reset-password\?token=([A-Za-z0-9_%-]+)/;
+
+export async function count(db: Database, table: string): Promise<number> {
+  const { rows } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
+  return rows[0]!.n;
+}
+
+/** Registers and verifies a customer through the API, and leaves the agent logged in. */
+export async function verifiedCustomer(
+  app: INestApplication,
+  db: Database,
+  overrides: Record<string, unknown> = {},
+): Promise<{ agent: Agent; customer: ReturnType<typeof newCustomer>; id: number }> {
+  const customer = newCustomer(overrides);
+  const agent = browser(app);
+  await agent.post('/api/customer/register').send(customer).expect(201);
+  const mail = await lastEmail(db, customer.email, 'account-verification');
+  await agent.post('/api/customer/verify-email').send({ token: tokenIn(mail!.text, VERIFY_LINK) }).expect(200);
+  const login = await agent.post('/api/customer/login').send({ email: customer.username, password: customer.password }).expect(200);
+  return { agent, customer, id: login.body.id as number };
+}
