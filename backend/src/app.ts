@@ -2,6 +2,7 @@ import type { INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
+import { rejectUnstorableText } from './auth/body-guard';
 import { installHttpSecurity } from './auth/http-security';
 import { ApiExceptionFilter } from './common/api-exception.filter';
 import { jsonBody } from './common/json-body';
@@ -24,6 +25,7 @@ export async function createApp(
   // CSRF check, session and passport first, so a refused request is neither parsed nor given a session.
   await installHttpSecurity(app);
   app.use(...jsonBody(config.BODY_LIMIT_BYTES));
+  app.use(rejectUnstorableText);
   app.setGlobalPrefix('api', { exclude: [] });
   app.useGlobalFilters(new ApiExceptionFilter());
   app.enableShutdownHooks();

@@ -30,6 +30,7 @@ import {
 } from '@ppr/contracts';
 import type { NextFunction, Request, Response } from 'express';
 import { ZodBodyPipe } from '../common/zod-validation.pipe';
+import { NoBodyPipe } from '../auth/no-body.pipe';
 import { SESSION_COOKIE } from '../auth/http-security';
 import { PassportService } from '../auth/passport.service';
 import { type CustomerPrincipal, CustomerGuard, requireCustomer } from '../auth/principal';
@@ -112,7 +113,7 @@ export class AccountsController {
 
   @Post('logout')
   @HttpCode(200)
-  async logout(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<MessageResponse> {
+  async logout(@Body(new NoBodyPipe()) _body: undefined, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<MessageResponse> {
     if (request.isAuthenticated()) {
       await new Promise<void>((resolve, reject) => request.logout((error: unknown) => (error ? reject(error) : resolve())));
     }
@@ -181,7 +182,7 @@ export class AccountsController {
   @Post('resend-verification')
   @HttpCode(200)
   @UseGuards(CustomerGuard)
-  async resendVerification(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<MessageResponse> {
+  async resendVerification(@Body(new NoBodyPipe()) _body: undefined, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<MessageResponse> {
     const outcome = await withRetryAfter(response, () => this.accounts.resendVerification(requireCustomer(request)));
     return { message: outcome === 'sent' ? accountMessages.verificationSent : accountMessages.alreadyVerified };
   }

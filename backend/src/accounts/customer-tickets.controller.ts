@@ -1,7 +1,8 @@
-import { Controller, ForbiddenException, Get, HttpCode, NotFoundException, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, ForbiddenException, Get, HttpCode, NotFoundException, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { accountMessages, type ApiError, type LinkTicketsResponse, type TicketDetail } from '@ppr/contracts';
 import type { Request } from 'express';
+import { NoBodyPipe } from '../auth/no-body.pipe';
 import { CustomerGuard, requireCustomer } from '../auth/principal';
 import { requestContext } from '../common/request-context';
 import { TicketDomainError } from '../tickets/domain/ticket.decide';
@@ -33,7 +34,7 @@ export class CustomerTicketsController {
    */
   @Post('customer/link-tickets')
   @HttpCode(200)
-  async link(@Req() request: Request): Promise<LinkTicketsResponse> {
+  async link(@Body(new NoBodyPipe()) _body: undefined, @Req() request: Request): Promise<LinkTicketsResponse> {
     const customer = requireCustomer(request);
     if (!customer.emailVerified) {
       throw new ForbiddenException({ message: accountMessages.verifyBeforeLinking } satisfies ApiError);

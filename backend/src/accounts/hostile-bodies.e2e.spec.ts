@@ -1,0 +1,216 @@
+import { apiErrorSchema } from '@ppr/contracts';
+import request from 'supertest';
+import { browser, count, lastEmail, newCustomer, tokenIn, VERIFY_LINK, verifiedCustomer, type Agent } from '../../test/customer-helpers';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { NUL_MESSAGE } from '../auth/body-guard';
+import { UnsubscribeService } from '../unsubscribe/unsubscribe.service';
+
+/** Text a form may legitimately carry that would break a careless server: SQL, HTML, quotes, unicode. */
+const SQL = `Robert'); DROP TABLE users; -- ' OR '1'='1`;
+const HTML = `<script>alert("pwned")</script><img src=x onerror=alert(1)> &amp; &lt;`;
+const MIXED = `${SQL} ${HTML} “quotes” ünïcödé 🙂 \\ back\\slash`;
+
+const validTicket = {
+  businessName: 'Fairfax Family Dental',
+  contactName: 'Jordan Miles',
+  email: 'jordan@fairfaxdental.example',
+  phone: '(571) 555-0101',
+  address: '10 Main St, Fairfax, VA',
+  serviceCategory: 'cybersecurity',
+  issueDescription: 'Suspicious sign-in alerts on the reception workstation every morning.',
+};
+
+interface Endpoint {
+  readonly path: string;
+  /** A body the endpoint accepts (or at least validates), and its text fields. */
+  readonly valid: () => Record<string, unknown>;
+  readonly textFields: readonly string[];
+}
+
+const TABLES = ['users', 'sessions', 'mail_messages', 'email_subscriptions', 'es_events', 'rate_limits'] as const;
+
+describe('malformed and hostile bodies', () => {
+  let t: TestApp;
+  let agent: Agent;
+  const raw = () => request(t.app.getHttpServer());
+
+  const endpoints: Endpoint[] = [
+    { path: '/api/support-request', valid: () => ({ ...validTicket }), textFields: Object.keys(validTicket) },
+    {
+      path: '/api/customer/register',
+      valid: () => ({ ...newCustomer(), businessName: 'Acme', phone: '2025550100', address: '1 Road' }),
+      textFields: ['username', 'email', 'password', 'businessName', 'phone', 'address'],
+    },
+    { path: '/api/customer/login', valid: () => ({ email: 'someone', password: 'secret12' }), textFields: ['email', 'password'] },
+    { path: '/api/customer/verify-email', valid: () => ({ token: 'abc' }), textFields: ['token'] },
+    { path: '/api/customer/forgot-password', valid: () => ({ email: 'a@example.com' }), textFields: ['email'] },
+    { path: '/api/customer/reset-password', valid: () => ({ token: 'abc', password: 'secret12' }), textFields: ['token', 'password'] },
+    { path: '/api/unsubscribe', valid: () => ({ email: 'a@example.com' }), textFields: ['email'] },
+  ];
+  const bodyless = ['/api/customer/logout', '/api/customer/link-tickets', '/api/customer/resend-verification'];
+
+  beforeAll(async () => {
+    t = await createTestApp({ LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000', PUBLIC_FORM_MAX_PER_ADDRESS_PER_HOUR: '100000' });
+    // Logged in, so the body-less customer endpoints get as far as their body check.
+    agent = (await verifiedCustomer(t.app, t.db)).agent;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function counts(): Promise<Record<string, number>> {
+    const entries = await Promise.all(TABLES.map(async (table) => [table, await count(t.db, table)] as const));
+    return Object.fromEntries(entries);
+  }
+
+  /** Sends, then checks: a 4xx, the error shape, no stack trace, and not one row written anywhere. */
+  async function refused(send: () => Promise<request.Response>, status?: number): Promise<request.Response> {
+    const before = await counts();
+    const response = await send();
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBeLessThan(500);
+    if (status !== undefined) expect(response.status).toBe(status);
+    expect(apiErrorSchema.strict().safeParse(response.body).success).toBe(true);
+    expect(response.text).not.toMatch(/\bat [\w.<>]+ \(|node_modules|\.ts:\d+/);
+    expect(await counts()).toEqual(before);
+    return response;
+  }
+
+  const json = (path: string, body: string) =>
+    agent.post(path).set('Content-Type', 'application/json').send(body) as unknown as Promise<request.Response>;
+
+  describe.each([...endpoints.map((e) => e.path), ...bodyless])('%s', (path) => {
+    const endpoint = endpoints.find((e) => e.path === path);
+
+    it('refuses malformed JSON', async () => {
+      for (const body of ['{"a": ', '{a:1}', "{'a':1}", '{"a":1}}', 'nul', '\u0000']) {
+        const response = await refused(() => json(path, body), 400);
+        expect(response.body.message).toMatch(/not valid JSON|JSON object|takes no body/);
+      }
+    });
+
+    it('refuses bodies that are not objects', async () => {
+      for (const body of ['[]', '[{"a":1}]', '"text"', '42', 'true']) {
+        await refused(() => json(path, body), 400);
+      }
+    });
+
+    it('refuses prototype-pollution and unknown keys', async () => {
+      for (const key of ['__proto__', 'constructor', 'prototype']) {
+        const base = endpoint ? JSON.stringify(endpoint.valid()).slice(0, -1) + ',' : '{';
+        await refused(() => json(path, `${base}"${key}":{"isAdmin":true,"polluted":true}}`), 400);
+      }
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+    });
+
+    it('refuses a body over the size limit with a 413', async () => {
+      const big = 'x'.repeat(1024 * 1024);
+      const body = endpoint ? { ...endpoint.valid(), [endpoint.textFields[0]!]: big } : { padding: big };
+      const response = await refused(() => agent.post(path).send(body) as unknown as Promise<request.Response>, 413);
+      expect(response.body).toEqual({ message: 'The request body is too large' });
+    });
+
+    it('refuses deeply nested JSON', async () => {
+      await refused(() => json(path, `${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}`), 400);
+    });
+
+    if (endpoint) {
+      it.each(endpoint.textFields)('refuses wrong types in %s with a message naming the field', async (field) => {
+        for (const value of [['a', 'b'], { $gt: '' }, 12345, true, 'x'.repeat(20_000)]) {
+          const response = await refused(
+            () => agent.post(path).send({ ...endpoint.valid(), [field]: value }) as unknown as Promise<request.Response>,
+            400,
+          );
+          expect(response.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path: field })]));
+        }
+      });
+
+      it('refuses a NUL character, which the database could not store', async () => {
+        const field = endpoint.textFields[0]!;
+        const response = await refused(
+          () => agent.post(path).send({ ...endpoint.valid(), [field]: 'before\u0000after' }) as unknown as Promise<request.Response>,
+          400,
+        );
+        expect(response.body).toEqual({ message: NUL_MESSAGE });
+      });
+    } else {
+      it('refuses any body at all', async () => {
+        const response = await refused(() => agent.post(path).send({ anything: 1 }) as unknown as Promise<request.Response>, 400);
+        expect(response.body).toEqual({ message: 'This request takes no body' });
+      });
+    }
+  });
+
+  it('the one-click unsubscribe URL ignores any body and never breaks', async () => {
+    for (const body of ['{"a": ', '[]', 'List-Unsubscribe=One-Click', `${SQL}${HTML}`]) {
+      const response = await raw().post('/api/unsubscribe/one-click/unknown-token').type('form').send(body);
+      expect(response.status).toBe(404);
+      expect(apiErrorSchema.strict().safeParse(response.body).success).toBe(true);
+    }
+  });
+
+  it('treats SQL and HTML in login fields as plain text: a 401, no session', async () => {
+    for (const identifier of [SQL, HTML, `admin'--`, `" OR ""="`]) {
+      const response = await browser(t.app).post('/api/customer/login').send({ email: identifier, password: `${SQL}x` }).expect(401);
+      expect(response.get('Set-Cookie')).toBeUndefined();
+    }
+  });
+
+  it('refuses SQL and HTML where the format forbids them (username, email)', async () => {
+    for (const [field, value] of [
+      ['username', SQL],
+      ['username', HTML],
+      ['email', `${SQL}@example.com`],
+      ['email', `<b>x</b>@example.com`],
+    ] as const) {
+      const response = await refused(
+        () => browser(t.app).post('/api/customer/register').send({ ...newCustomer(), [field]: value }) as unknown as Promise<request.Response>,
+        400,
+      );
+      expect(response.body.errors).toEqual([expect.objectContaining({ path: field })]);
+    }
+  });
+
+  it('stores SQL and HTML verbatim in every free-text field of a support request and returns it as sent', async () => {
+    const hostile = {
+      ...validTicket,
+      businessName: `${SQL} ${HTML}`.slice(0, 200),
+      contactName: `O'Brien <b>"Jr."</b>`,
+      address: MIXED,
+      issueDescription: MIXED,
+    };
+    const guest = browser(t.app);
+    const created = await guest.post('/api/support-request').send(hostile).expect(201);
+    const [event] = await t.store.readStream(`ticket-${created.body.id}`);
+    expect(event!.data).toMatchObject({
+      businessName: hostile.businessName,
+      contactName: hostile.contactName,
+      address: hostile.address,
+      issueDescription: hostile.issueDescription,
+    });
+    const summary = await guest.get(`/api/ticket/${created.body.id}`).expect(200);
+    expect(summary.body.issueDescription).toBe(MIXED);
+    expect(summary.get('Content-Type')).toMatch(/application\/json/);
+  });
+
+  it('stores SQL and HTML verbatim in the optional registration fields', async () => {
+    const customer = newCustomer({ businessName: `${SQL} ${HTML}`.slice(0, 200), phone: `555'; --<i>`, address: MIXED });
+    await browser(t.app).post('/api/customer/register').send(customer).expect(201);
+    const { rows } = await t.db.pool.query('SELECT business_name, phone, address FROM users WHERE email = $1', [customer.email]);
+    expect(rows[0]).toEqual({ business_name: customer.businessName, phone: customer.phone, address: MIXED });
+    // The verification page escapes what it renders: the token is the only value it shows.
+    const token = tokenIn((await lastEmail(t.db, customer.email, 'account-verification'))!.text, VERIFY_LINK);
+    const page = await raw().get(`/api/customer/verify-email?token=${token}`).expect(200);
+    expect(page.text).not.toContain('<script>');
+  });
+
+  it('stores an odd but valid address verbatim in the unsubscribe list and returns it as sent', async () => {
+    const email = `o'hara<script>@example.com`;
+    await browser(t.app).post('/api/unsubscribe').send({ email }).expect(200);
+    const links = await t.app.get(UnsubscribeService).linksFor(email);
+    const token = new URL(links.pageUrl).searchParams.get('token')!;
+    const response = await raw().get(`/api/unsubscribe/${token}`).expect(200);
+    expect(response.body).toEqual({ email });
+  });
+});
