@@ -8,6 +8,7 @@ import { EventStoreModule } from './event-store/event-store.module';
 import { HealthModule } from './health/health.module';
 import { MailModule } from './mail/mail.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { ProjectionsModule } from './projections/projections.module';
 import { SpaModule } from './spa/spa.module';
 import { TicketsModule } from './tickets/tickets.module';
 import { UnsubscribeModule } from './unsubscribe/unsubscribe.module';
@@ -21,6 +22,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule,
         EventStoreModule,
+        ProjectionsModule,
         MailModule,
         AuthModule,
         TicketsModule,

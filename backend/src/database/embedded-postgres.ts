@@ -1,7 +1,11 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { type Extension, PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+// The package declares contrib/* with ESM types only; its CommonJS build is there at run time.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: Extension };
 
 export interface EmbeddedPostgresOptions {
   /** A folder for the database files, or 'memory' for a database that lives only in this process. */
@@ -43,7 +47,8 @@ export class EmbeddedPostgres {
       dataDir = join(root, 'pglite');
     }
     try {
-      const db = await PGlite.create(dataDir ? { dataDir } : {});
+      // pg_trgm: the read side's search indexes.
+      const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
       const server = new PGLiteSocketServer({
         db,
         host: '127.0.0.1',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@nestjs/common';
 import type { EventMetadata } from '@ppr/contracts';
+import type { Queryable } from '@ppr/projections';
 import { Client, type Pool, type PoolClient } from 'pg';
 import {
   DuplicateEventError,
@@ -186,7 +187,12 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readAll(after: Position, limit: number): Promise<RecordedEvent[]> {
-    const { rows } = await this.pool.query<EventRow>(
+    return this.readAllUsing(this.pool, after, limit);
+  }
+
+  /** readAll on a connection the caller holds (a replay's swap transaction). */
+  async readAllUsing(db: Queryable, after: Position, limit: number): Promise<RecordedEvent[]> {
+    const { rows } = await db.query<EventRow>(
       `SELECT ${SELECT_COLUMNS} FROM es_events
         WHERE (tx_id, position) > ($1::text::xid8, $2::bigint)
           AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
@@ -205,6 +211,16 @@ export class PostgresEventStore implements EventStore {
     );
     const row = rows[0];
     return row ? { commit: BigInt(row.tx_id), prepare: BigInt(row.position) } : null;
+  }
+
+  async countAfter(after: Position): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM es_events
+        WHERE (tx_id, position) > ($1::text::xid8, $2::bigint)
+          AND tx_id < pg_snapshot_xmin(pg_current_snapshot())`,
+      [after.commit.toString(), after.prepare.toString()],
+    );
+    return Number(rows[0]!.n);
   }
 
   async *subscribe(after: Position, options: SubscribeOptions = {}): AsyncIterable<RecordedEvent> {

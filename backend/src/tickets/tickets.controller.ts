@@ -11,6 +11,7 @@ import type { Request } from 'express';
 import { currentCustomer } from '../auth/principal';
 import { requestContext } from '../common/request-context';
 import { ZodBodyPipe } from '../common/zod-validation.pipe';
+import { ReadYourWrites } from '../projections/read-your-writes';
 import { CreateTicketCommand } from './commands/create-ticket.command';
 import { GetTicketDetailQuery } from './queries/customer-ticket.queries';
 import { GetTicketSummaryQuery } from './queries/get-ticket-summary.query';
@@ -32,6 +33,7 @@ export class TicketsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
+    private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   @Post('support-request')
@@ -45,6 +47,7 @@ export class TicketsController {
       ? requestContext(request, { kind: 'customer', id: String(customer.id) })
       : requestContext(request);
     const result = await this.commands.execute(new CreateTicketCommand(body, customer?.id ?? null, context));
+    await this.readYourWrites.waitFor(['tickets'], result.position);
     // The submitting browser session may read the summary (payment, confirmation pages); nobody else can.
     request.session.ticketIds = [...(request.session.ticketIds ?? []), result.ticketId].slice(-MAX_SESSION_TICKETS);
     return { id: result.ticketId };

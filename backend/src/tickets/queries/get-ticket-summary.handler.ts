@@ -1,20 +1,17 @@
+import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { TicketSummary } from '@ppr/contracts';
-import { TicketRepository } from '../ticket-repository';
+import type { ReadDatabase } from '@ppr/projections';
+import type { Kysely } from 'kysely';
+import { READ_DB } from '../../projections/projections.tokens';
 import { GetTicketSummaryQuery } from './get-ticket-summary.query';
+import { findTicketSummary } from './ticket-read-model';
 
 @QueryHandler(GetTicketSummaryQuery)
 export class GetTicketSummaryHandler implements IQueryHandler<GetTicketSummaryQuery, TicketSummary | null> {
-  constructor(private readonly tickets: TicketRepository) {}
+  constructor(@Inject(READ_DB) private readonly db: Kysely<ReadDatabase>) {}
 
-  async execute({ ticketId }: GetTicketSummaryQuery): Promise<TicketSummary | null> {
-    const { ticket } = await this.tickets.load(ticketId);
-    if (ticket.kind !== 'created') return null;
-    return {
-      id: ticket.id,
-      paymentStatus: ticket.paymentStatus,
-      serviceCategory: ticket.serviceCategory,
-      issueDescription: ticket.issueDescription,
-    };
+  execute({ ticketId }: GetTicketSummaryQuery): Promise<TicketSummary | null> {
+    return findTicketSummary(this.db, ticketId);
   }
 }

@@ -1,0 +1,29 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { formatPosition, type Position, type ProjectionRunner } from '@ppr/projections';
+import { APP_CONFIG, type AppConfig } from '../config/config';
+import { PROJECTION_RUNNER } from './projections.tokens';
+
+/**
+ * Read-your-writes: a command endpoint answers after the projections behind the caller's next screen have
+ * applied what it appended, so an immediate GET shows the change. The wait is bounded: past it the
+ * endpoint answers anyway (the change shows up moments later).
+ */
+@Injectable()
+export class ReadYourWrites {
+  private readonly logger = new Logger(ReadYourWrites.name);
+
+  constructor(
+    @Inject(PROJECTION_RUNNER) private readonly runner: ProjectionRunner,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async waitFor(projections: readonly string[], position: Position | null): Promise<void> {
+    if (!position) return;
+    const reached = await this.runner.waitFor(projections, position, this.config.READ_YOUR_WRITES_TIMEOUT_MS);
+    if (!reached) {
+      this.logger.warn(
+        `Projections ${projections.join(', ')} did not reach ${formatPosition(position)} within ${this.config.READ_YOUR_WRITES_TIMEOUT_MS} ms`,
+      );
+    }
+  }
+}

@@ -1,0 +1,10 @@
+import type { ProjectionCheckpointsTable } from './checkpoints.table';
+import type { EmailNotificationsTable } from './email-log/email-notifications.table';
+import type { TicketsTable } from './tickets/tickets.table';
+
+/** The read side's tables. */
+export interface ReadDatabase {
+  tickets: TicketsTable;
+  email_notifications: EmailNotificationsTable;
+  projection_checkpoints: ProjectionCheckpointsTable;
+}

@@ -1,0 +1,62 @@
+import type { EventMetadata } from '@ppr/contracts';
+import type { Queryable } from './queryable';
+
+/**
+ * What the read side needs of the event store: the global, ordered stream of every event.
+ * The backend's event store adapters implement it.
+ */
+
+/** A position in the global order: ordered by `commit`, then `prepare`. */
+export interface Position {
+  readonly commit: bigint;
+  readonly prepare: bigint;
+}
+
+export const START: Position = Object.freeze({ commit: 0n, prepare: 0n });
+
+export function comparePositions(a: Position, b: Position): number {
+  if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;
+  if (a.prepare !== b.prepare) return a.prepare < b.prepare ? -1 : 1;
+  return 0;
+}
+
+/** `commit/prepare` in decimal: how positions are written in checkpoints, logs and URLs. */
+export function formatPosition(position: Position): string {
+  return `${position.commit}/${position.prepare}`;
+}
+
+export function parsePosition(text: string): Position {
+  const match = /^(\d{1,20})\/(\d{1,20})$/.exec(text);
+  if (!match) throw new Error(`Not a position: ${JSON.stringify(text)} (expected "commit/prepare")`);
+  return { commit: BigInt(match[1]!), prepare: BigInt(match[2]!) };
+}
+
+export interface RecordedEvent<TData = unknown> {
+  readonly id: string;
+  readonly type: string;
+  readonly data: TData;
+  readonly metadata: EventMetadata;
+  readonly streamId: string;
+  /** Revision of this event in its stream, from 0. */
+  readonly revision: number;
+  readonly position: Position;
+  readonly recordedAt: Date;
+}
+
+export interface SubscribeOptions {
+  readonly signal?: AbortSignal;
+  readonly batchSize?: number;
+}
+
+export interface EventSource {
+  readAll(after: Position, limit: number): Promise<RecordedEvent[]>;
+  subscribe(after: Position, options?: SubscribeOptions): AsyncIterable<RecordedEvent>;
+  headPosition(): Promise<Position | null>;
+  /** Events after `after` up to the head, where the store can count them cheaply. */
+  countAfter?(after: Position): Promise<number>;
+  /**
+   * readAll on a connection the caller holds, where the events live in the read side's own database
+   * (PostgreSQL and embedded adapters): a replay reads the last events inside its swap transaction.
+   */
+  readAllUsing?(db: Queryable, after: Position, limit: number): Promise<RecordedEvent[]>;
+}
