@@ -33,7 +33,10 @@ export interface ReplayResult {
 /** A kysely instance on one client that the caller holds (migrations into the replay schema). */
 function onClient(client: PoolClient): Kysely<unknown> {
   const pool: PostgresPool = {
-    connect: async () => Object.assign(Object.create(client) as PoolClient, { release: () => undefined }),
+    connect: async () => ({
+      query: ((...args: Parameters<PoolClient['query']>) => client.query(...args)) as PoolClient['query'],
+      release: () => undefined,
+    }),
     end: async () => undefined,
   };
   return new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
