@@ -74,6 +74,7 @@ export class ProjectionRunner {
   private readonly controller = new AbortController();
   private readonly loops: Promise<void>[] = [];
   private lockClient: Client | undefined;
+  private lockClientPromise: Promise<Client> | undefined;
   private readonly logger: RunnerLogger | undefined;
   private readonly batchSize: number;
 
@@ -94,8 +95,9 @@ export class ProjectionRunner {
     this.controller.abort();
     await Promise.allSettled(this.loops);
     for (const follower of this.followers.values()) this.wake(follower);
-    const lock = this.lockClient;
+    const lock = this.lockClientPromise ? await this.lockClientPromise.catch(() => undefined) : undefined;
     this.lockClient = undefined;
+    this.lockClientPromise = undefined;
     if (lock) await lock.end().catch(() => undefined);
   }
 
@@ -175,22 +177,37 @@ export class ProjectionRunner {
 
   private async acquire(name: string): Promise<boolean> {
     if (!this.options.lockConnectionString) return true;
-    if (!this.lockClient) {
-      const client = new Client({ connectionString: this.options.lockConnectionString });
-      client.on('error', (error) => {
-        // Locks die with their session: stop following until they are taken again.
-        this.logger?.warn(`Projection lock connection lost (${error.message})`);
-        if (this.lockClient === client) this.lockClient = undefined;
-        for (const follower of this.followers.values()) follower.active = false;
-      });
-      await client.connect();
-      this.lockClient = client;
-    }
-    const { rows } = await this.lockClient.query<{ locked: boolean }>(
+    const client = await this.lockConnection();
+    const { rows } = await client.query<{ locked: boolean }>(
       `SELECT pg_try_advisory_lock(hashtextextended('projection:' || current_schema() || ':' || $1, 0)) AS locked`,
       [name],
     );
     return rows[0]!.locked;
+  }
+
+  /** One dedicated connection holds this runner's locks; projections starting together share it. */
+  private lockConnection(): Promise<Client> {
+    this.lockClientPromise ??= (async () => {
+      const client = new Client({ connectionString: this.options.lockConnectionString });
+      client.on('error', (error) => {
+        // Locks die with their session: stop following until they are taken again.
+        this.logger?.warn(`Projection lock connection lost (${error.message})`);
+        if (this.lockClient === client) {
+          this.lockClient = undefined;
+          this.lockClientPromise = undefined;
+        }
+        for (const follower of this.followers.values()) follower.active = false;
+      });
+      try {
+        await client.connect();
+      } catch (error) {
+        this.lockClientPromise = undefined;
+        throw error;
+      }
+      this.lockClient = client;
+      return client;
+    })();
+    return this.lockClientPromise;
   }
 
   private async follow(projection: Projection, follower: Follower, signal: AbortSignal): Promise<void> {
