@@ -35,7 +35,12 @@ export async function apiRequest<T>(path: string, schema: z.ZodType<T>, options:
   const init: RequestInit = {
     method: options.method ?? 'GET',
     credentials: 'include',
-    headers: { Accept: 'application/json', ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      Accept: 'application/json',
+      // The server refuses a mutation without it (CSRF defence); sent on every call.
+      'X-Requested-With': 'XMLHttpRequest',
+      ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
   };
   if (options.body !== undefined) init.body = JSON.stringify(options.body);
   if (options.signal) init.signal = options.signal;
