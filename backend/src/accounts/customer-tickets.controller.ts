@@ -5,6 +5,8 @@ import type { Request } from 'express';
 import { NoBodyPipe } from '../auth/no-body.pipe';
 import { CustomerGuard, requireCustomer } from '../auth/principal';
 import { requestContext } from '../common/request-context';
+import { comparePositions, type Position } from '../event-store/event-store.port';
+import { ReadYourWrites } from '../projections/read-your-writes';
 import { TicketDomainError } from '../tickets/domain/ticket.decide';
 import {
   FindGuestTicketsByEmailQuery,
@@ -21,6 +23,7 @@ export class CustomerTicketsController {
   constructor(
     private readonly queries: QueryBus,
     private readonly tickets: TicketRepository,
+    private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   @Get('customer/tickets')
@@ -42,15 +45,19 @@ export class CustomerTicketsController {
     const guests = await this.queries.execute(new FindGuestTicketsByEmailQuery(customer.email));
     const context = requestContext(request, { kind: 'customer', id: String(customer.id) });
     const linked: TicketDetail[] = [];
+    let latest: Position | null = null;
     for (const ticket of guests) {
       try {
         const result = await this.tickets.execute(ticket.id, { type: 'LinkToCustomer', data: { userId: customer.id } }, context, new Date());
         if (result.events.length > 0) linked.push({ ...ticket, userId: customer.id });
+        if (result.position && (!latest || comparePositions(result.position, latest) > 0)) latest = result.position;
       } catch (error) {
         // Linked to another customer since the read model was written: not ours to take.
         if (!(error instanceof TicketDomainError)) throw error;
       }
     }
+    // The dashboard's next GET shows the linked tickets.
+    await this.readYourWrites.waitFor(['tickets'], latest);
     return { linked: linked.length, tickets: linked };
   }
 
