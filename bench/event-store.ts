@@ -80,20 +80,7 @@ async function main(): Promise<void> {
     out(`Event store benchmark on PostgreSQL ${version} (schema ${schema})`);
     await ensureEventStoreSchema(pool);
     // The baseline table: the events table's columns, defaults and indexes, written by plain INSERTs.
-    await pool.query(`
-      CREATE TABLE baseline_events (
-        position bigserial PRIMARY KEY,
-        tx_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
-        event_id uuid NOT NULL UNIQUE,
-        stream_id text NOT NULL,
-        stream_revision bigint NOT NULL,
-        type text NOT NULL,
-        data jsonb NOT NULL,
-        metadata jsonb NOT NULL,
-        recorded_at timestamptz NOT NULL DEFAULT now(),
-        UNIQUE (stream_id, stream_revision)
-      );
-      CREATE INDEX baseline_events_global_order ON baseline_events (tx_id, position);`);
+    await pool.query(`CREATE TABLE baseline_events (LIKE es_events INCLUDING ALL)`);
     const store = new PostgresEventStore({ pool, adapter: 'postgres' });
 
     // Each writer appends single events to streams of its own, with the expected revision, as command

@@ -62,8 +62,11 @@ BEGIN
   END IF;
   PERFORM pg_advisory_xact_lock(hashtextextended(p_stream, 7262));
 
-  SELECT s.revision INTO v_current FROM es_streams s WHERE s.stream_id = p_stream;
-  v_current := coalesce(v_current, -1);
+  -- One statement moves the stream's revision and tells where it was (-1: the stream is new). A wrong
+  -- expected revision raises below, which undoes this statement with everything else.
+  INSERT INTO es_streams AS s (stream_id, revision) VALUES (p_stream, v_count - 1)
+    ON CONFLICT (stream_id) DO UPDATE SET revision = s.revision + v_count
+    RETURNING s.revision - v_count INTO v_current;
 
   IF (p_expected = ${EXPECTED_NO_STREAM} AND v_current <> -1)
      OR (p_expected = ${EXPECTED_STREAM_EXISTS} AND v_current = -1)
@@ -71,9 +74,6 @@ BEGIN
     RAISE EXCEPTION USING ERRCODE = '${WRONG_EXPECTED_REVISION_SQLSTATE}',
       MESSAGE = 'wrong expected revision', DETAIL = v_current::text;
   END IF;
-
-  INSERT INTO es_streams AS s (stream_id, revision) VALUES (p_stream, v_current + v_count)
-    ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision;
 
   WITH inserted AS (
     INSERT INTO es_events (event_id, stream_id, stream_revision, type, data, metadata)
