@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import * as ticketIds from './migrations/20261121000000_ticket_ids';
 import * as customerAccounts from './migrations/20261122000000_customer_accounts';
 import * as mailAndSubscriptions from './migrations/20261122000100_mail_and_subscriptions';
@@ -18,12 +18,14 @@ class StaticMigrationProvider implements MigrationProvider {
 }
 
 export async function migrateWriteSide(db: Kysely<unknown>, schema?: string): Promise<void> {
+  // The schema is always named: without one, kysely takes a bookkeeping table in any schema for its own.
+  const target = schema ?? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]!.schema;
   const migrator = new Migrator({
     db,
     provider: new StaticMigrationProvider(MIGRATIONS),
     migrationTableName: 'app_migration',
     migrationLockTableName: 'app_migration_lock',
-    ...(schema ? { migrationTableSchema: schema } : {}),
+    migrationTableSchema: target,
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
