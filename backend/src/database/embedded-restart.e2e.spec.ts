@@ -15,6 +15,14 @@ describe('the embedded default (no configuration)', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  const supportRequest = {
+    businessName: 'Rockville Law Group',
+    contactName: 'Sam Lee',
+    email: 'sam@rockvillelaw.example',
+    phone: '301-555-0110',
+    serviceCategory: 'storage',
+  };
+
   const start = () =>
     createApp(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'warn' }), { serveSpa: false, logger: false });
 
@@ -23,14 +31,7 @@ describe('the embedded default (no configuration)', () => {
     const created = await request(first.getHttpServer())
       .post('/api/support-request')
       .set('X-Requested-With', 'XMLHttpRequest')
-      .send({
-        businessName: 'Rockville Law Group',
-        contactName: 'Sam Lee',
-        email: 'sam@rockvillelaw.example',
-        phone: '301-555-0110',
-        serviceCategory: 'storage',
-        issueDescription: 'The nightly backup to the NAS has failed for a week.',
-      })
+      .send({ ...supportRequest, issueDescription: 'The nightly backup to the NAS has failed for a week.' })
       .expect(201);
     // The guest's browser session: sessions are stored in the database, so it outlives the restart too.
     const cookie = created.get('Set-Cookie') ?? [];
@@ -47,14 +48,7 @@ describe('the embedded default (no configuration)', () => {
       const next = await request(second.getHttpServer())
         .post('/api/support-request')
         .set('X-Requested-With', 'XMLHttpRequest')
-        .send({
-          businessName: 'Rockville Law Group',
-          contactName: 'Sam Lee',
-          email: 'sam@rockvillelaw.example',
-          phone: '301-555-0110',
-          serviceCategory: 'storage',
-          issueDescription: 'A second problem: the scanner stopped saving to the share.',
-        })
+        .send({ ...supportRequest, issueDescription: 'A second problem: the scanner stopped saving to the share.' })
         .expect(201);
       expect(next.body.id).toBeGreaterThan(created.body.id);
     } finally {

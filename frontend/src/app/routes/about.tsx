@@ -1,6 +1,6 @@
 import { BUSINESS_PROFILE, formatAddress } from '@ppr/contracts';
 import { Link } from 'react-router-dom';
-import engineerDesk from '../../assets/engineer-desk.svg';
+import { EngineerDeskImage } from '../../components/engineer-desk-image';
 import { ProsePage } from '../../components/prose-page';
 import { paths } from '../../config/paths';
 
@@ -23,15 +23,7 @@ export default function AboutRoute() {
                 Every engineer is on our own staff. When you call, you talk to the person who will fix the problem, not a dispatcher
                 reading a script.
               </p>
-              <img
-                src={engineerDesk}
-                alt="Illustration of a repaired workstation with a green check mark"
-                width={480}
-                height={320}
-                loading="lazy"
-                decoding="async"
-                className="mx-auto h-auto w-full max-w-sm"
-              />
+              <EngineerDeskImage className="mx-auto h-auto w-full max-w-sm" />
             </>
           ),
         },

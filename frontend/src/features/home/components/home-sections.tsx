@@ -1,7 +1,7 @@
 import { BUSINESS_PROFILE, DIAGNOSTIC_FEE_CENTS, SERVICE_CATEGORIES, formatAddress, formatUsd } from '@ppr/contracts';
 import { Award, Clock, MapPin, Phone, ShieldCheck, Zap } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import engineerDesk from '../../../assets/engineer-desk.svg';
+import { EngineerDeskImage } from '../../../components/engineer-desk-image';
 import { ButtonLink } from '../../../components/button-link';
 import { MapEmbed } from '../../../components/map-embed';
 import { ServiceTile } from '../../../components/service-tile';
@@ -131,15 +131,7 @@ export function WhyChooseUs() {
             ))}
           </ul>
         </div>
-        <img
-          src={engineerDesk}
-          alt="Illustration of a repaired workstation with a green check mark"
-          width={480}
-          height={320}
-          loading="lazy"
-          decoding="async"
-          className="mx-auto h-auto w-full max-w-md"
-        />
+        <EngineerDeskImage className="mx-auto h-auto w-full max-w-md" />
       </div>
     </section>
   );
