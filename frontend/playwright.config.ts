@@ -8,7 +8,8 @@ export const HAS_CHROMIUM = existsSync(CHROMIUM_PATH);
 
 /** A port nobody listens on right now, found synchronously (the config cannot await). */
 function freePort(): number {
-  const probe = "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  const probe =
+    "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
   const port = Number(spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' }).stdout);
   if (!Number.isInteger(port) || port <= 0) throw new Error('Could not find a free port for the e2e server');
   return port;
@@ -30,7 +31,14 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: {
       executablePath: CHROMIUM_PATH,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],

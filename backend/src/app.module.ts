@@ -1,13 +1,16 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AccountsModule } from './accounts/accounts.module';
+import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import type { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
+import type { Database } from './database/database';
 import { DatabaseModule } from './database/database.module';
 import { EventStoreModule } from './event-store/event-store.module';
 import { HealthModule } from './health/health.module';
 import { MailModule } from './mail/mail.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { PaymentsModule } from './payments/payments.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { SpaModule } from './spa/spa.module';
 import { TicketsModule } from './tickets/tickets.module';
@@ -15,18 +18,21 @@ import { UnsubscribeModule } from './unsubscribe/unsubscribe.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, options: { serveSpa?: boolean } = {}): DynamicModule {
+  /** `db` is open and migrated already (`openStorage`): start-up order is explicit, not left to injection. */
+  static forRoot(config: AppConfig, db: Database, options: { serveSpa?: boolean } = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule,
+        DatabaseModule.forRoot(db),
         EventStoreModule,
         ProjectionsModule,
         MailModule,
         AuthModule,
         TicketsModule,
+        PaymentsModule,
         AccountsModule,
+        AdminModule,
         UnsubscribeModule,
         HealthModule,
         OpenApiModule,

@@ -1,29 +1,43 @@
-import type { INestApplication, LogLevel } from '@nestjs/common';
+import { type INestApplication, Logger, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
+import { openStorage } from './bootstrap/prepare-storage';
 import { rejectUnstorableText } from './auth/body-guard';
 import { installHttpSecurity } from './auth/http-security';
-import { ApiExceptionFilter } from './common/api-exception.filter';
+import { ApiExceptionFilter } from './api-exception.filter';
 import { jsonBody } from './common/json-body';
-import type { AppConfig } from './config/config';
+import { type AppConfig, trustedProxies } from './config/config';
+import { PAYMENT_WEBHOOK_PATH, rawWebhookBody } from './payments/raw-webhook-body';
+import { resolveSpaDistDir } from './spa/spa-middleware';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
 /** Builds the application (not listening yet): used by main.ts and by the HTTP tests. */
-export async function createApp(
-  config: AppConfig,
-  options: { serveSpa?: boolean; logger?: false } = {},
-): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options), {
-    bodyParser: false,
-    abortOnError: false,
-    logger: options.logger === false ? false : LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1),
-  });
-  app.set('trust proxy', 'loopback');
+export async function createApp(config: AppConfig, options: { serveSpa?: boolean; logger?: false } = {}): Promise<INestApplication> {
+  const logger = options.logger === false ? false : LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1);
+  // Set before the app exists: opening and migrating the database logs too.
+  Logger.overrideLogger(logger);
+  // Start-up order: open the database and migrate every table first, then build the app on top of it.
+  const db = await openStorage(config);
+  let app: NestExpressApplication;
+  try {
+    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, db, options), {
+      bodyParser: false,
+      abortOnError: false,
+      logger,
+    });
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+  // Whose X-Forwarded-* headers to believe (client address, https): TRUST_PROXY, nobody by default.
+  app.set('trust proxy', trustedProxies(config));
   app.disable('x-powered-by');
   // CSRF check, session and passport first, so a refused request is neither parsed nor given a session.
-  await installHttpSecurity(app);
+  await installHttpSecurity(app, { siteDir: resolveSpaDistDir() });
+  // The payment webhook's signature covers its exact bytes: that path keeps its body raw (before the JSON parser).
+  app.use(PAYMENT_WEBHOOK_PATH, ...rawWebhookBody(config.BODY_LIMIT_BYTES));
   app.use(...jsonBody(config.BODY_LIMIT_BYTES));
   app.use(rejectUnstorableText);
   app.setGlobalPrefix('api', { exclude: [] });

@@ -27,14 +27,27 @@ export function newCustomer(overrides: Record<string, unknown> = {}): {
   return { username: `cust_${id}`, email: `cust.${id}@example.com`, password: 'correct horse 1', ...overrides };
 }
 
-/** The newest email of a kind to an address, from the mail log. */
-export async function lastEmail(db: Database, to: string, kind: string): Promise<{ subject: string; text: string; html: string | null } | null> {
-  const { rows } = await db.pool.query<{ subject: string; text_body: string; html_body: string | null }>(
-    `SELECT subject, text_body, html_body FROM mail_messages WHERE lower(to_address) = lower($1) AND kind = $2 ORDER BY id DESC LIMIT 1`,
-    [to, kind],
-  );
-  const row = rows[0];
-  return row ? { subject: row.subject, text: row.text_body, html: row.html_body } : null;
+/**
+ * The newest email of a kind to an address, from the mail log. Account emails are sent after the answer (so
+ * its time tells nothing about the address), so this waits a little for one to appear; null if none does.
+ */
+export async function lastEmail(
+  db: Database,
+  to: string,
+  kind: string,
+  waitMs = 5000,
+): Promise<{ subject: string; text: string; html: string | null } | null> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const { rows } = await db.pool.query<{ subject: string; text_body: string; html_body: string | null }>(
+      `SELECT subject, text_body, html_body FROM mail_messages WHERE lower(to_address) = lower($1) AND kind = $2 ORDER BY id DESC LIMIT 1`,
+      [to, kind],
+    );
+    const row = rows[0];
+    if (row) return { subject: row.subject, text: row.text_body, html: row.html_body };
+    if (Date.now() >= deadline) return null;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 export function tokenIn(text: string, pattern: RegExp): string {
@@ -61,7 +74,10 @@ export async function verifiedCustomer(
   const agent = browser(app);
   await agent.post('/api/customer/register').send(customer).expect(201);
   const mail = await lastEmail(db, customer.email, 'account-verification');
-  await agent.post('/api/customer/verify-email').send({ token: tokenIn(mail!.text, VERIFY_LINK) }).expect(200);
+  await agent
+    .post('/api/customer/verify-email')
+    .send({ token: tokenIn(mail!.text, VERIFY_LINK) })
+    .expect(200);
   const login = await agent.post('/api/customer/login').send({ email: customer.username, password: customer.password }).expect(200);
   return { agent, customer, id: login.body.id as number };
 }

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { EventMetadata, EventType } from '@ppr/contracts';
-import { migrateReadSide } from '@ppr/projections';
-import { Kysely, PostgresDialect } from 'kysely';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import { migrateStorage } from '../src/bootstrap/prepare-storage';
 import { loadConfig } from '../src/config/config';
 import { type Database, openDatabase } from '../src/database/database';
 import { createEventStore } from '../src/event-store/event-store.module';
-import type { EventStore, NewEvent } from '../src/event-store/event-store.port';
+import { comparePositions, type EventStore, type NewEvent, type Position, START } from '../src/event-store/event-store.port';
+import { testSchema } from './test-schema';
 
 export interface ReadSide {
   readonly db: Database;
@@ -18,16 +18,11 @@ export interface ReadSide {
 
 /** The event store and the read tables without the app: a real PostgreSQL (own schema) or embedded. */
 export async function openReadSide(): Promise<ReadSide> {
-  const url = process.env.DATABASE_URL;
-  const schema = url ? `rs_${randomUUID().replace(/-/g, '').slice(0, 16)}` : undefined;
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    EVENT_STORE_POLL_MS: '100',
-    ...(url ? { DATABASE_URL: url, DATABASE_SCHEMA: schema, DATABASE_POOL_SIZE: '8' } : { DATA_DIR: 'memory' }),
-  });
+  const schema = testSchema('rs', { poolSize: 8 });
+  const config = loadConfig({ NODE_ENV: 'test', EVENT_STORE_POLL_MS: '100', ...schema.env });
   const db = await openDatabase(config);
+  await migrateStorage(db, config);
   const store = await createEventStore(config, db);
-  await migrateReadSide(new Kysely<unknown>({ dialect: new PostgresDialect({ pool: db.pool }) }));
   return {
     db,
     store,
@@ -35,11 +30,7 @@ export async function openReadSide(): Promise<ReadSide> {
     async close() {
       await store.close();
       await db.close();
-      if (url && schema) {
-        const admin = new Pool({ connectionString: url, max: 1 });
-        await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await admin.end();
-      }
+      await schema.drop();
     },
   };
 }
@@ -96,7 +87,8 @@ export function generateHistory(tickets: number, firstId: number, seed = 7): { s
     ]);
     let status: (typeof statuses)[number] = 'pending_payment';
     const r = next();
-    if (r < 0.6) {
+    const paid = r < 0.6;
+    if (paid) {
       steps.push([
         { type: 'TicketPaymentReceived', data: { ticketId, paymentIntentId: `pi_${n}`, amountCents: 4900, currency: 'usd' } },
         { type: 'TicketStatusChanged', data: { ticketId, from: status, to: 'active' } },
@@ -118,22 +110,56 @@ export function generateHistory(tickets: number, firstId: number, seed = 7): { s
       ]);
       status = 'active';
     }
+    // Staff's first action on a paid or waived ticket carries TicketResponded along.
+    let awaitingResponse = r < 0.8;
+    const byStaff = (step: Step): Step => {
+      if (!awaitingResponse) return step;
+      awaitingResponse = false;
+      return [...step, { type: 'TicketResponded', data: { ticketId } }];
+    };
     const extra = 6 + Math.floor(next() * 6);
     for (let k = 0; k < extra; k++) {
       const kind = next();
       if (kind < 0.25) {
         const to = pick(statuses.filter((s) => s !== status));
-        steps.push([{ type: 'TicketStatusChanged', data: { ticketId, from: status, to } }]);
+        steps.push(byStaff([{ type: 'TicketStatusChanged', data: { ticketId, from: status, to } }]));
         status = to;
       } else if (kind < 0.45) {
-        steps.push([{ type: 'TicketNotesUpdated', data: { ticketId, notes: `Visit ${k}: replaced ${pick(['the switch', 'a drive', 'the battery'])}` } }]);
+        steps.push(
+          byStaff([
+            {
+              type: 'TicketNotesUpdated',
+              data: { ticketId, notes: `Visit ${k}: replaced ${pick(['the switch', 'a drive', 'the battery'])}` },
+            },
+          ]),
+        );
       } else if (kind < 0.55) {
         steps.push([
           {
             type: 'TicketPaymentUpdated',
-            data: { ticketId, stripePaymentIntentId: next() < 0.5 ? null : `pi_manual_${n}_${k}`, paymentStatus: pick(['pending', 'completed', 'refunded'] as const), paymentNotes: next() < 0.5 ? null : 'Adjusted by staff' },
+            data: {
+              ticketId,
+              stripePaymentIntentId: next() < 0.5 ? null : `pi_manual_${n}_${k}`,
+              paymentStatus: pick(['pending', 'completed', 'refunded'] as const),
+              paymentNotes: next() < 0.5 ? null : 'Adjusted by staff',
+            },
           },
         ]);
+      } else if (kind < 0.58 && paid) {
+        steps.push([
+          {
+            type: 'TicketPaymentRefunded',
+            data: {
+              ticketId,
+              paymentIntentId: next() < 0.5 ? null : `pi_${n}`,
+              amountCents: 4900,
+              currency: 'usd',
+              reason: next() < 0.5 ? null : 'Out of scope',
+            },
+          },
+        ]);
+      } else if (kind < 0.6) {
+        steps.push(byStaff([{ type: 'TicketEngineerAssigned', data: { ticketId, engineerId: pick([1, 2, 3, null]) } }]));
       } else if (kind < 0.62) {
         steps.push([{ type: 'TicketLinkedToCustomer', data: { ticketId, userId: 1 + Math.floor(next() * 50) } }]);
       } else {
@@ -173,14 +199,21 @@ export function generateHistory(tickets: number, firstId: number, seed = 7): { s
   return appends;
 }
 
-/** Appends a generated history with 8 concurrent writers (a stream's appends stay in order). */
-export async function appendHistory(store: EventStore, appends: { stream: string; events: NewEvent[] }[]): Promise<number> {
+/**
+ * Appends a generated history with 8 concurrent writers (a stream's appends stay in order). Returns the
+ * number of events and the last position among them: what a runner must reach to have applied them all.
+ * (Not `headPosition()` afterwards: on a shared server, a transaction of another test holds back what
+ * readers may see, so the head can lag behind appends that have committed.)
+ */
+export async function appendHistory(
+  store: EventStore,
+  appends: { stream: string; events: NewEvent[] }[],
+): Promise<{ events: number; last: Position }> {
   const revisions = new Map<string, number>();
-  const byStream = new Map<string, { stream: string; events: NewEvent[] }[]>();
-  for (const append of appends) byStream.set(append.stream, [...(byStream.get(append.stream) ?? []), append]);
   // Writers take appends in the interleaved order; a stream's next append waits for its previous one.
   const chains = new Map<string, Promise<void>>();
-  let total = 0;
+  let events = 0;
+  let last = START;
   let index = 0;
   await Promise.all(
     Array.from({ length: 8 }, async () => {
@@ -190,18 +223,21 @@ export async function appendHistory(store: EventStore, appends: { stream: string
         const mine = previous.then(async () => {
           const result = await store.append(append.stream, append.events, revisions.get(append.stream) ?? 'no_stream');
           revisions.set(append.stream, result.nextExpectedRevision);
+          if (comparePositions(result.position, last) > 0) last = result.position;
         });
         chains.set(append.stream, mine);
         await mine;
-        total += append.events.length;
+        events += append.events.length;
       }
     }),
   );
-  return total;
+  return { events, last };
 }
 
 /** A digest of every row of the read tables (generated columns included). */
-export async function digestReadTables(pool: Pool): Promise<{ tickets: string; notifications: string; ticketRows: number; notificationRows: number }> {
+export async function digestReadTables(
+  pool: Pool,
+): Promise<{ tickets: string; notifications: string; ticketRows: number; notificationRows: number }> {
   const { rows } = await pool.query<{ tickets: string; notifications: string; ticket_rows: number; notification_rows: number }>(`
     SELECT (SELECT md5(coalesce(string_agg(t::text, E'\\n' ORDER BY t.id), '')) FROM tickets t) AS tickets,
            (SELECT md5(coalesce(string_agg(n::text, E'\\n' ORDER BY n.id), '')) FROM email_notifications n) AS notifications,

@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
-import { Pool } from 'pg';
 import { createApp } from '../src/app';
 import { type AppConfig, loadConfig } from '../src/config/config';
 import type { Database } from '../src/database/database';
-import { DATABASE } from '../src/database/database.module';
-import { EVENT_STORE } from '../src/event-store/event-store.module';
+import { DATABASE } from '../src/database/database.tokens';
+import { EVENT_STORE } from '../src/event-store/event-store.tokens';
 import type { EventStore } from '../src/event-store/event-store.port';
+import { testSchema } from './test-schema';
 
 export interface TestApp {
   readonly app: INestApplication;
@@ -21,13 +20,14 @@ export interface TestApp {
  * afterwards), otherwise on an in-memory embedded database.
  */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const url = process.env.DATABASE_URL;
-  const schema = url ? `test_${randomUUID().replace(/-/g, '').slice(0, 16)}` : undefined;
+  const schema = testSchema('test');
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
     EVENT_STORE_POLL_MS: '100',
-    ...(url ? { DATABASE_URL: url, DATABASE_SCHEMA: schema, DATABASE_POOL_SIZE: '5' } : { DATA_DIR: 'memory' }),
+    // Nothing on disk, even beside a real PostgreSQL (the session secret file lives in DATA_DIR).
+    DATA_DIR: 'memory',
+    ...schema.env,
     ...env,
   });
   const app = await createApp(config, { serveSpa: false, logger: false });
@@ -38,11 +38,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     store: app.get<EventStore>(EVENT_STORE),
     async close() {
       await app.close();
-      if (url && schema) {
-        const admin = new Pool({ connectionString: url, max: 1 });
-        await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await admin.end();
-      }
+      await schema.drop();
     },
   };
 }

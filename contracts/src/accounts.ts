@@ -21,6 +21,13 @@ export const accountMessages = {
   verificationInvalid: 'This verification link is not valid or has already been used.',
   verificationExpired: 'This verification link has expired. Log in and ask for a new one.',
   verifyBeforeLinking: 'Please verify your email address before linking earlier requests to your account.',
+  verificationNeedsPassword:
+    "To confirm that you created this account, open the link in the browser you registered with, or enter the account's password.",
+  verificationWrongPassword: 'That is not the password of this account. Enter the password you chose when you registered.',
+  verificationAddressTaken: 'This email address is already verified for another account. Log in with that account, or reset its password.',
+  passwordTooCommon: 'This password is one of the most common passwords. Please choose a less common one.',
+  passwordIsIdentity: 'Password must not be your username or email address',
+  passwordOneCharacter: 'Password must not be a single character repeated',
   forgotPasswordSent: 'If an account uses that email address, we have sent it a link to reset the password.',
   resetInvalid: 'This password reset link is not valid or has already been used. Please ask for a new one.',
   resetExpired: 'This password reset link has expired. Please ask for a new one.',
@@ -37,17 +44,23 @@ const token = z
   .min(1, accountMessages.tokenRequired)
   .max(200, accountMessages.tokenRequired);
 
-/** POST /api/customer/verify-email: the token from the emailed link. */
-export const verifyEmailSchema = z.strictObject({ token });
+/**
+ * POST /api/customer/verify-email: the token from the emailed link, and the account's password when the
+ * browser is not the one that registered the account (an empty field counts as none).
+ */
+export const verifyEmailSchema = z.strictObject({
+  token,
+  password: z
+    .string({ error: 'Password must be text' })
+    .max(200, 'Password must be at most 200 characters')
+    .optional()
+    .transform((value) => (value === '' ? undefined : value)),
+});
 export type VerifyEmailRequest = z.infer<typeof verifyEmailSchema>;
 
 /** POST /api/customer/forgot-password. */
 export const forgotPasswordSchema = z.strictObject({
-  email: z
-    .string({ error: messages.invalidEmail })
-    .trim()
-    .max(100, 'Email must be at most 100 characters')
-    .email(messages.invalidEmail),
+  email: z.string({ error: messages.invalidEmail }).trim().max(100, 'Email must be at most 100 characters').email(messages.invalidEmail),
 });
 export type ForgotPasswordRequest = z.infer<typeof forgotPasswordSchema>;
 
@@ -56,8 +69,7 @@ export const resetPasswordSchema = z.strictObject({
   token,
   password: z
     .string({
-      error: (issue) =>
-        issue.input === undefined || issue.input === null ? messages.customerPasswordLength : 'Password must be text',
+      error: (issue) => (issue.input === undefined || issue.input === null ? messages.customerPasswordLength : 'Password must be text'),
     })
     .min(6, messages.customerPasswordLength)
     .max(200, 'Password must be at most 200 characters'),

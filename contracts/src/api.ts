@@ -22,12 +22,18 @@ export type TicketSummary = z.infer<typeof ticketSummarySchema>;
 
 export const ticketStatusSchema = z.enum(TICKET_STATUSES);
 
-/** A ticket id in a path: a positive integer in decimal digits. */
+/** The largest ticket id: the read tables store ids as PostgreSQL `integer` (32-bit). */
+export const MAX_TICKET_ID = 2_147_483_647;
+
+/**
+ * A ticket id in a path: a positive integer in decimal digits that fits the read tables' 32-bit column. A
+ * larger number cannot be a ticket (the database would refuse to compare it), so it is not found either.
+ */
 export const ticketIdParamSchema = z
   .string()
-  .regex(/^[1-9][0-9]{0,15}$/, 'Ticket not found')
+  .regex(/^[1-9][0-9]{0,9}$/, 'Ticket not found')
   .transform((value) => Number(value))
-  .refine((value) => Number.isSafeInteger(value), 'Ticket not found');
+  .refine((value) => value <= MAX_TICKET_ID, 'Ticket not found');
 
 export const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
@@ -37,7 +43,7 @@ export const healthSchema = z.object({
 export type Health = z.infer<typeof healthSchema>;
 
 /** How the admin list shows a ticket's payment (SPEC section 4). */
-export const PAYMENT_DISPLAYS = ['$0 Diagnostic', 'Paid', 'Free Diagnostic', 'Not Paid'] as const;
+export const PAYMENT_DISPLAYS = ['$0 Diagnostic', 'Paid', 'Free Diagnostic', 'Not Paid', 'Refunded'] as const;
 export type PaymentDisplay = (typeof PAYMENT_DISPLAYS)[number];
 
 /** A ticket with every field, as customers (their own) and admins see it. */

@@ -63,6 +63,15 @@ export const ticketPaymentUpdatedV1 = z.object({
   paymentNotes: z.string().nullable(),
 });
 
+/** The fee went back to the customer (through the payment gateway, or recorded by an admin). */
+export const ticketPaymentRefundedV1 = z.object({
+  ticketId,
+  paymentIntentId: z.string().nullable(),
+  amountCents: z.number().int().nonnegative(),
+  currency: z.string().length(3),
+  reason: z.string().nullable(),
+});
+
 export const ticketStatusChangedV1 = z.object({
   ticketId,
   from: z.enum(TICKET_STATUSES),
@@ -77,6 +86,20 @@ export const ticketNotesUpdatedV1 = z.object({
 export const ticketLinkedToCustomerV1 = z.object({
   ticketId,
   userId,
+});
+
+/** An admin put an engineer (engineers table) on the ticket, or took the engineer off it (null). */
+export const ticketEngineerAssignedV1 = z.object({
+  ticketId,
+  engineerId: z.number().int().positive().nullable(),
+});
+
+/**
+ * Staff first acted on a ticket (status change, notes, engineer) after its fee was paid or waived: the
+ * response clock of the business's one-hour promise stops here. Appended together with that action.
+ */
+export const ticketRespondedV1 = z.object({
+  ticketId,
 });
 
 const notificationBase = z.object({
@@ -98,9 +121,12 @@ export const EVENT_SCHEMAS = {
   TicketPaymentReceived: { version: 1, schema: ticketPaymentReceivedV1 },
   TicketFeeWaived: { version: 1, schema: ticketFeeWaivedV1 },
   TicketPaymentUpdated: { version: 1, schema: ticketPaymentUpdatedV1 },
+  TicketPaymentRefunded: { version: 1, schema: ticketPaymentRefundedV1 },
   TicketStatusChanged: { version: 1, schema: ticketStatusChangedV1 },
   TicketNotesUpdated: { version: 1, schema: ticketNotesUpdatedV1 },
   TicketLinkedToCustomer: { version: 1, schema: ticketLinkedToCustomerV1 },
+  TicketEngineerAssigned: { version: 1, schema: ticketEngineerAssignedV1 },
+  TicketResponded: { version: 1, schema: ticketRespondedV1 },
   NotificationSent: { version: 1, schema: notificationSentV1 },
   NotificationFailed: { version: 1, schema: notificationFailedV1 },
 } as const;
@@ -113,9 +139,12 @@ export const TICKET_EVENT_TYPES = [
   'TicketPaymentReceived',
   'TicketFeeWaived',
   'TicketPaymentUpdated',
+  'TicketPaymentRefunded',
   'TicketStatusChanged',
   'TicketNotesUpdated',
   'TicketLinkedToCustomer',
+  'TicketEngineerAssigned',
+  'TicketResponded',
 ] as const satisfies readonly EventType[];
 export type TicketEventType = (typeof TICKET_EVENT_TYPES)[number];
 
@@ -130,4 +159,9 @@ export function parseEventData<T extends EventType>(type: T, data: unknown): Eve
 
 export function ticketStreamId(id: number): string {
   return `ticket-${id}`;
+}
+
+/** The stream of a ticket's email outcomes (NotificationSent / NotificationFailed); the admin history reads it. */
+export function ticketNotificationsStreamId(id: number): string {
+  return `notifications-${ticketStreamId(id)}`;
 }

@@ -99,7 +99,10 @@ export type SupportRequest = z.infer<typeof supportRequestSchema>;
 export type SupportRequestInput = z.input<typeof supportRequestSchema>;
 
 export const contactFormSchema = z.strictObject({
-  name: text(messages.nameRequired, 'Name').trim().min(2, messages.nameRequired).max(...maxLength('Name', 100)),
+  name: text(messages.nameRequired, 'Name')
+    .trim()
+    .min(2, messages.nameRequired)
+    .max(...maxLength('Name', 100)),
   email: emailField(),
   phone: text(messages.validPhone, 'Phone number')
     .trim()
@@ -130,9 +133,21 @@ export const registerSchema = z.strictObject({
     .regex(/^[A-Za-z0-9._-]+$/, 'Username may contain only letters, numbers, dots, dashes and underscores'),
   email: emailField(),
   password: customerPassword,
-  businessName: z.string().trim().max(...maxLength('Business name', 200)).nullish(),
-  phone: z.string().trim().max(...maxLength('Phone number', 30)).nullish(),
-  address: z.string().trim().max(...maxLength('Address', 300)).nullish(),
+  businessName: z
+    .string()
+    .trim()
+    .max(...maxLength('Business name', 200))
+    .nullish(),
+  phone: z
+    .string()
+    .trim()
+    .max(...maxLength('Phone number', 30))
+    .nullish(),
+  address: z
+    .string()
+    .trim()
+    .max(...maxLength('Address', 300))
+    .nullish(),
 });
 export type RegisterRequest = z.infer<typeof registerSchema>;
 
@@ -194,9 +209,7 @@ const strongPassword = adminPassword
 
 /** POST /api/admin/change-password. */
 export const changePasswordSchema = z.strictObject({
-  currentPassword: text(messages.currentPasswordRequired, 'Current password')
-    .min(1, messages.currentPasswordRequired)
-    .max(200),
+  currentPassword: text(messages.currentPasswordRequired, 'Current password').min(1, messages.currentPasswordRequired).max(200),
   newPassword: strongPassword,
 });
 export type ChangePassword = z.infer<typeof changePasswordSchema>;

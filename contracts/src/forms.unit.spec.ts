@@ -33,9 +33,7 @@ describe('form schemas carry the messages of the specification', () => {
   });
 
   it('registration form', () => {
-    expect(
-      errorsOf(registerFormSchema, { username: 'ab', email: 'nope', password: '12345', confirmPassword: '12345' }),
-    ).toEqual({
+    expect(errorsOf(registerFormSchema, { username: 'ab', email: 'nope', password: '12345', confirmPassword: '12345' })).toEqual({
       username: 'Username must be at least 3 characters',
       email: 'Invalid email address',
       password: 'Password must be at least 6 characters',
@@ -53,9 +51,7 @@ describe('form schemas carry the messages of the specification', () => {
   });
 
   it('admin setup form', () => {
-    expect(
-      errorsOf(adminSetupFormSchema, { username: 'ad', email: 'x', password: 'short', confirmPassword: 'short' }),
-    ).toEqual({
+    expect(errorsOf(adminSetupFormSchema, { username: 'ad', email: 'x', password: 'short', confirmPassword: 'short' })).toEqual({
       username: 'Username must be at least 3 characters',
       email: 'Please enter a valid email address',
       password: 'Password must be at least 8 characters',
@@ -81,9 +77,9 @@ describe('form schemas carry the messages of the specification', () => {
       currentPassword: 'Current password is required',
       confirmPassword: 'Please confirm your password',
     });
-    expect(
-      errorsOf(changePasswordFormSchema, { currentPassword: 'old', newPassword: 'Valid123', confirmPassword: 'Valid124' }),
-    ).toEqual({ confirmPassword: 'Passwords do not match' });
+    expect(errorsOf(changePasswordFormSchema, { currentPassword: 'old', newPassword: 'Valid123', confirmPassword: 'Valid124' })).toEqual({
+      confirmPassword: 'Passwords do not match',
+    });
   });
 
   it('marketing email', () => {

@@ -82,8 +82,7 @@ export const SERVICE_CATEGORIES: readonly ServiceCategory[] = [
     id: 'virtualization',
     name: 'Virtualization & Cloud Technologies',
     icon: 'cloud',
-    description:
-      'Hyper-V, VMware and Azure workloads planned, migrated and looked after so servers stay up and costs stay predictable.',
+    description: 'Hyper-V, VMware and Azure workloads planned, migrated and looked after so servers stay up and costs stay predictable.',
     subtopics: [
       'Hyper-V and VMware vSphere administration',
       'Physical-to-virtual migrations',
@@ -120,8 +119,7 @@ export const SERVICE_CATEGORIES: readonly ServiceCategory[] = [
     id: 'networking',
     name: 'Networking & Infrastructure',
     icon: 'network',
-    description:
-      'Wired and wireless networks that simply work: switches, firewalls, Wi-Fi coverage, VPNs and the cabling behind them.',
+    description: 'Wired and wireless networks that simply work: switches, firewalls, Wi-Fi coverage, VPNs and the cabling behind them.',
     subtopics: [
       'Wi-Fi dead zones and slow connections',
       'Firewall and router configuration',

@@ -14,7 +14,11 @@ export interface ExpectedRoute {
 const page = (path: string, title: string, h1: string = title): ExpectedRoute => ({ path, title: `${title} | ${SITE}`, h1 });
 
 const STATIC_ROUTES: readonly ExpectedRoute[] = [
-  { path: '/', title: `${SITE} | IT Support & Computer Repair in DC, Maryland and Virginia`, h1: 'IT support and computer repair that answers within the hour' },
+  {
+    path: '/',
+    title: `${SITE} | IT Support & Computer Repair in DC, Maryland and Virginia`,
+    h1: 'IT support and computer repair that answers within the hour',
+  },
   page('/services', 'IT Support Services'),
   page('/about-us', 'About Us', `About ${SITE}`),
   page('/contact', 'Contact Us'),
@@ -67,9 +71,45 @@ const LANDINGS: readonly (readonly [string, string])[] = [
   ['reston-herndon', 'Reston and Herndon, Virginia'],
 ];
 
-export const LANDING_ROUTES: readonly ExpectedRoute[] = LANDINGS.map(([slug, place]) => page(`/computer-repair-${slug}`, `Computer Repair in ${place}`));
+export const LANDING_ROUTES: readonly ExpectedRoute[] = LANDINGS.map(([slug, place]) =>
+  page(`/computer-repair-${slug}`, `Computer Repair in ${place}`),
+);
 
 export const PUBLIC_ROUTES: readonly ExpectedRoute[] = [...STATIC_ROUTES, ...REGIONAL_ROUTES, ...LANDING_ROUTES];
+
+/**
+ * The screens SPEC section 2 lists that render in the browser only (request, payment, account and admin), each
+ * with an example path and the title the shell shows once it renders. The server answers them with the SPA shell.
+ */
+export interface ExpectedClientRoute {
+  readonly pattern: string;
+  readonly example: string;
+  readonly title: string;
+}
+
+const client = (pattern: string, title: string): ExpectedClientRoute => ({
+  pattern,
+  example: pattern.replace(/:[A-Za-z]+/, '123'),
+  title: `${title} | ${SITE}`,
+});
+
+export const CLIENT_ROUTES: readonly ExpectedClientRoute[] = [
+  client('/support-request', 'Request IT Support'),
+  client('/support-request-steps', 'Request IT Support'),
+  client('/payment', 'Payment'),
+  client('/payment/:ticketId', 'Payment'),
+  client('/payment-success', 'Payment'),
+  client('/confirmation/:ticketId', 'Confirmation'),
+  client('/customer/login', 'My Account'),
+  client('/customer/register', 'Create Account'),
+  client('/customer/forgot-password', 'Reset Password'),
+  client('/customer/dashboard', 'My Account'),
+  client('/ticket/:id', 'Ticket'),
+  client('/admin', 'Admin'),
+  client('/admin/login', 'Admin Login'),
+  client('/admin/dashboard', 'Admin'),
+  client('/admin/setup', 'Admin Setup'),
+];
 
 export function canonicalOf(path: string): string {
   return path === '/' ? `${BASE_URL}/` : `${BASE_URL}${path}`;

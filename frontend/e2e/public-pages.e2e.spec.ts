@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, test, type Page } from '@playwright/test';
 import { CHROMIUM_PATH, HAS_CHROMIUM } from '../playwright.config';
-import { LANDING_ROUTES, PUBLIC_ROUTES, REGIONAL_ROUTES, canonicalOf, decodeEntities, type ExpectedRoute } from './expected-routes';
+import { CLIENT_ROUTES, LANDING_ROUTES, PUBLIC_ROUTES, REGIONAL_ROUTES, canonicalOf, decodeEntities } from './expected-routes';
 
 const NO_CHROMIUM = `Chromium not found at ${CHROMIUM_PATH}: install Debian's chromium (apt-get install chromium) to run the browser tests`;
 
@@ -35,7 +35,13 @@ async function expectNoSeriousAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const serious = results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`);
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes
+          .map((node) => node.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
   expect(serious, serious.join('\n')).toEqual([]);
 }
 
@@ -45,7 +51,7 @@ test.describe('served HTML without JavaScript', () => {
     expect([...routes.prerendered].sort()).toEqual(PUBLIC_ROUTES.map((route) => route.path).sort());
     expect(REGIONAL_ROUTES).toHaveLength(21);
     expect(LANDING_ROUTES).toHaveLength(9);
-    expect(routes.clientRoutes).toEqual(expect.arrayContaining(['/ticket/:id', '/customer/dashboard', '/support-request', '/admin/login']));
+    expect([...routes.clientRoutes].sort()).toEqual(CLIENT_ROUTES.map((route) => route.pattern).sort());
   });
 
   for (const route of PUBLIC_ROUTES) {
@@ -77,7 +83,7 @@ test.describe('served HTML without JavaScript', () => {
     'reston-herndon': '20-30',
   };
 
-  async function servedText(request: import('@playwright/test').APIRequestContext, path: string): Promise<string> {
+  async function servedText(request: APIRequestContext, path: string): Promise<string> {
     const response = await request.get(path);
     expect(response.status()).toBe(200);
     return decodeEntities((await response.text()).replace(/<!-- -->/g, ''));
@@ -118,7 +124,16 @@ test.describe('served HTML without JavaScript', () => {
     expect(reviews.match(/Verified Customer/g)).toHaveLength(20);
     for (const label of ['Get Your Free Quote', 'Get Free Diagnosis Today', 'Leave Us a Review']) expect(reviews).toContain(label);
     const refund = await servedText(request, '/refund-policy');
-    for (const figure of ['$49.00', 'within 24 hours of your payment', '15-minute increments', 'within 7 days of service completion', 'within 3 business days', 'within 5-10 business days', '50% of the service fee', 'the full service fee']) {
+    for (const figure of [
+      '$49.00',
+      'within 24 hours of your payment',
+      '15-minute increments',
+      'within 7 days of service completion',
+      'within 3 business days',
+      'within 5-10 business days',
+      '50% of the service fee',
+      'the full service fee',
+    ]) {
       expect(refund).toContain(figure);
     }
   });
@@ -140,17 +155,20 @@ test.describe('served HTML without JavaScript', () => {
     });
   }
 
-  test('client-only routes get the empty SPA shell with status 200', async ({ request }) => {
-    for (const path of ['/ticket/123', '/customer/dashboard', '/support-request', '/admin']) {
-      const response = await request.get(path);
-      expect(response.status(), path).toBe(200);
-      expect(parseServedHtml(await response.text()).root).toBe('');
+  test('client-only routes get the empty, noindex SPA shell with status 200', async ({ request }) => {
+    for (const { example } of CLIENT_ROUTES) {
+      const response = await request.get(example);
+      expect(response.status(), example).toBe(200);
+      const html = await response.text();
+      expect(parseServedHtml(html).root, example).toBe('');
+      expect(html, example).toContain('<meta name="robots" content="noindex" />');
     }
   });
 
   test('sitemap.xml and robots.txt', async ({ request }) => {
     const sitemap = await (await request.get('/sitemap.xml')).text();
-    for (const route of PUBLIC_ROUTES) expect(sitemap).toContain(`<loc>${canonicalOf(route.path)}</loc>`);
+    const listed = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
+    expect(listed.sort()).toEqual(PUBLIC_ROUTES.map((route) => canonicalOf(route.path)).sort());
     const robots = await (await request.get('/robots.txt')).text();
     expect(robots).toContain(`Sitemap: ${canonicalOf('/sitemap.xml')}`);
     expect(robots).toContain('Disallow: /admin');
@@ -206,7 +224,29 @@ test.describe('in the browser', () => {
     await expect(page).toHaveTitle(/Request IT Support/);
     await page.goto('/ticket/123');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('My Account');
+    for (const route of CLIENT_ROUTES) {
+      await page.goto(route.example);
+      await expect(page, route.example).toHaveTitle(route.title);
+      await expect(page.locator('meta[name="robots"]'), route.example).toHaveAttribute('content', 'noindex');
+    }
     expect(errors).toEqual([]);
+  });
+
+  test('a page whose code fails to download shows a message with Reload and a way home, not a blank page', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('IT support and computer repair that answers within the hour');
+    await page.waitForLoadState('networkidle');
+    // The about page's chunk: the network drops, or a deploy has replaced it since this page loaded.
+    await page.route(/\/assets\/about-[^/]+\.js$/, (route) => route.abort('failed'));
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About Us' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('This page could not be loaded');
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Go to the homepage' })).toHaveAttribute('href', '/');
+    await expectNoSeriousAxeViolations(page);
+    // Once the network is back, Reload brings the page.
+    await page.unroute(/\/assets\/about-[^/]+\.js$/);
+    await page.getByRole('button', { name: 'Reload page' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('About Potomac PC Repair');
   });
 
   test('unsubscribe token mode runs after hydration and falls back to the manual form on failure', async ({ page }) => {

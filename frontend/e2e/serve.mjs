@@ -72,9 +72,27 @@ async function startMini() {
   const spaSource = path.join(repo, 'backend', 'src', 'spa');
   const compiled = spawnSync(
     process.execPath,
-    [tsc, '--outDir', out, '--rootDir', spaSource, '--module', 'commonjs', '--moduleResolution', 'node10', '--target', 'es2022',
-      '--experimentalDecorators', '--emitDecoratorMetadata', '--strict', '--skipLibCheck', '--types', 'node', '--esModuleInterop',
-      path.join(spaSource, 'spa.module.ts')],
+    [
+      tsc,
+      '--outDir',
+      out,
+      '--rootDir',
+      spaSource,
+      '--module',
+      'commonjs',
+      '--moduleResolution',
+      'node10',
+      '--target',
+      'es2022',
+      '--experimentalDecorators',
+      '--emitDecoratorMetadata',
+      '--strict',
+      '--skipLibCheck',
+      '--types',
+      'node',
+      '--esModuleInterop',
+      path.join(spaSource, 'spa.module.ts'),
+    ],
     { stdio: 'inherit', cwd: repo },
   );
   if (compiled.status !== 0) process.exit(compiled.status ?? 1);

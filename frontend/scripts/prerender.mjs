@@ -9,7 +9,21 @@ const dist = path.join(root, 'dist');
 const serverDir = path.join(root, 'dist-server');
 
 const server = await import(pathToFileURL(path.join(serverDir, 'entry-server.js')).href);
-const { BUSINESS_PROFILE, CLIENT_ROUTE_PATTERNS, NOT_FOUND_META, PRERENDERED_PATHS, SHELL_META, absoluteUrl, getPageMeta, render, renderHeadTags } = server;
+// Everything about routes comes from the route table (src/config/paths.ts); this script only writes files.
+const {
+  APP_ROUTES,
+  BUSINESS_PROFILE,
+  CLIENT_ROUTE_PATTERNS,
+  NOT_FOUND_ROUTE,
+  PRERENDERED_PATHS,
+  ROBOTS_DISALLOW,
+  SHELL_META,
+  SITEMAP_PATHS,
+  absoluteUrl,
+  pageModuleSource,
+  render,
+  renderHeadTags,
+} = server;
 
 // The client build's index.html is the template. Keep a copy so the script can run again on its own.
 const templateCopy = path.join(serverDir, 'template.html');
@@ -32,29 +46,9 @@ function staticClosure(key, seen = new Set()) {
 }
 const entryClosure = staticClosure(entryKey);
 
-/** The lazily loaded module that renders a path (mirrors src/app/app-routes.tsx). */
-function routeModule(pathname) {
-  const named = {
-    '/': 'home',
-    '/services': 'services',
-    '/about-us': 'about',
-    '/contact': 'contact',
-    '/faq': 'faq',
-    '/google-reviews': 'google-reviews',
-    '/refund-policy': 'refund-policy',
-    '/terms-of-service': 'terms-of-service',
-    '/privacy-policy': 'privacy-policy',
-    '/unsubscribe': 'unsubscribe',
-  }[pathname];
-  if (named) return `src/app/routes/${named}.tsx`;
-  if (/^\/[a-z]+\/services$/.test(pathname)) return 'src/app/routes/regional-services.tsx';
-  if (pathname.startsWith('/computer-repair-')) return 'src/app/routes/computer-repair-landing.tsx';
-  return 'src/app/routes/not-found.tsx';
-}
-
 /** modulepreload links for the route's own chunks, so hydration does not wait on a request waterfall. */
-function preloadLinks(pathname) {
-  const key = routeModule(pathname);
+function preloadLinks(route) {
+  const key = pageModuleSource(route.page);
   if (!manifest[key]) throw new Error(`No chunk for ${key} in the client manifest`);
   const files = [...staticClosure(key)].filter((k) => !entryClosure.has(k)).map((k) => manifest[k].file);
   return files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}" />`).join('\n    ');
@@ -72,33 +66,40 @@ async function write(relative, content) {
 }
 
 const started = Date.now();
-for (const pathname of PRERENDERED_PATHS) {
-  const meta = getPageMeta(pathname);
-  const html = await render(pathname);
-  if (html.includes('404 Page Not Found')) throw new Error(`${pathname} rendered the not-found page`);
-  if (html.includes('{place}')) throw new Error(`${pathname} contains an unfilled {place}`);
-  await write(pathname === '/' ? 'index.html' : path.join(pathname, 'index.html'), page(meta, html, preloadLinks(pathname)));
+const prerendered = APP_ROUTES.filter((route) => route.rendering === 'prerendered');
+for (const route of prerendered) {
+  const html = await render(route.path);
+  if (html.includes('404 Page Not Found')) throw new Error(`${route.path} rendered the not-found page`);
+  if (html.includes('{place}')) throw new Error(`${route.path} contains an unfilled {place}`);
+  await write(route.path === '/' ? 'index.html' : path.join(route.path, 'index.html'), page(route.meta, html, preloadLinks(route)));
 }
 
 const notFoundHtml = await render('/this-page-does-not-exist');
 if (!notFoundHtml.includes('404 Page Not Found')) throw new Error('The not-found route did not render');
-await write('404.html', page(NOT_FOUND_META, notFoundHtml, preloadLinks('/404')));
+await write('404.html', page(NOT_FOUND_ROUTE.meta, notFoundHtml, preloadLinks(NOT_FOUND_ROUTE)));
 
 // The shell for client-only routes: an empty root, so the browser renders instead of hydrating.
 await write('spa.html', page(SHELL_META, '', ''));
 
-const indexed = PRERENDERED_PATHS.filter((pathname) => !getPageMeta(pathname).noindex);
 const lastmod = new Date().toISOString().slice(0, 10);
 await write(
   'sitemap.xml',
-  `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${indexed
-    .map((pathname) => `  <url><loc>${absoluteUrl(pathname)}</loc><lastmod>${lastmod}</lastmod></url>`)
-    .join('\n')}\n</urlset>\n`,
+  `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${SITEMAP_PATHS.map(
+    (pathname) => `  <url><loc>${absoluteUrl(pathname)}</loc><lastmod>${lastmod}</lastmod></url>`,
+  ).join('\n')}\n</urlset>\n`,
 );
 await write(
   'robots.txt',
-  ['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /admin', 'Disallow: /customer/', 'Disallow: /ticket/', 'Disallow: /payment', 'Disallow: /confirmation/', '', `Sitemap: ${absoluteUrl('/sitemap.xml')}`, ''].join('\n'),
+  [
+    'User-agent: *',
+    'Allow: /',
+    ...ROBOTS_DISALLOW.map((prefix) => `Disallow: ${prefix}`),
+    '',
+    `Sitemap: ${absoluteUrl('/sitemap.xml')}`,
+    '',
+  ].join('\n'),
 );
+// Read by the backend's SpaModule: which paths have their own HTML file and which get the SPA shell.
 await write('routes.json', `${JSON.stringify({ prerendered: PRERENDERED_PATHS, clientRoutes: CLIENT_ROUTE_PATTERNS }, null, 2)}\n`);
 
 console.log(`Prerendered ${PRERENDERED_PATHS.length} routes + 404.html + spa.html in ${Date.now() - started} ms`);

@@ -2,11 +2,21 @@ import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
 import { AppProviders } from './app/providers';
-import { AppRoutes } from './app/app-routes';
+import { AppRoutes } from './app/router';
 
+// What scripts/prerender.mjs needs, all generated from the route table (src/config/paths.ts).
 export { BUSINESS_PROFILE } from '@ppr/contracts';
-export { CLIENT_ROUTE_PATTERNS } from './config/paths';
-export { NOT_FOUND_META, PRERENDERED_PATHS, SHELL_META, absoluteUrl, getPageMeta } from './config/pages';
+export { pageModuleSource } from './app/router';
+export {
+  APP_ROUTES,
+  CLIENT_ROUTE_PATTERNS,
+  NOT_FOUND_ROUTE,
+  PRERENDERED_PATHS,
+  ROBOTS_DISALLOW,
+  SHELL_META,
+  SITEMAP_PATHS,
+  absoluteUrl,
+} from './config/paths';
 export { renderHeadTags } from './lib/document-head';
 
 /** Renders one route to HTML, waiting for its lazily loaded code (used by the prerender script). */

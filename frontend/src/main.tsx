@@ -1,8 +1,9 @@
+import './lib/zod-config';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { AppProviders } from './app/providers';
-import { AppRoutes } from './app/app-routes';
+import { AppRoutes } from './app/router';
 import './index.css';
 
 const container = document.getElementById('root');

@@ -1,10 +1,26 @@
-import type { Projection, ProjectionTable, RowOperation } from './projection';
+import type { AnyProjection, AnyRowOperation, ProjectionTable, RowKey } from './projection';
 import type { Queryable } from './queryable';
 
+/** One row's pending write after merging: an insert (possibly with later updates folded in) or an update. */
+export interface MergedRow {
+  readonly kind: 'insert' | 'update';
+  readonly values: Record<string, unknown>;
+}
 
-interface Pending {
-  kind: 'insert' | 'update';
-  values: Record<string, unknown>;
+/** A batch's writes after merging: per table, per row key, one insert or one update. */
+export type MergedRows = Map<string, Map<RowKey, MergedRow>>;
+
+/** Two inserts of one row in the operations given to `mergeOperations`: the same entity created twice. */
+export class DuplicateRowInsertError extends Error {
+  override readonly name = 'DuplicateRowInsertError';
+  constructor(
+    readonly table: string,
+    readonly key: RowKey,
+    /** Index of the second insert in the operations, so a caller can tell which event it came from. */
+    readonly index: number,
+  ) {
+    super(`Row ${table}/${String(key)} inserted twice`);
+  }
 }
 
 export function quoteIdentifier(name: string): string {
@@ -17,53 +33,55 @@ function tableRef(table: string, schema: string | undefined): string {
 
 /**
  * Folds a batch's operations per row, in order: an insert followed by updates becomes one insert,
- * several updates one update. Two inserts of one row is an error (the same entity created twice).
+ * several updates one update (later values win). Pure. Throws `DuplicateRowInsertError` on a second
+ * insert of a row, since merging it would silently drop one of the two.
  */
-export function mergeOperations(operations: readonly RowOperation[]): Map<string, Map<string | number, Pending>> {
-  const tables = new Map<string, Map<string | number, Pending>>();
-  for (const op of operations) {
+export function mergeOperations(operations: readonly AnyRowOperation[]): MergedRows {
+  const tables: MergedRows = new Map();
+  operations.forEach((op, index) => {
     let rows = tables.get(op.table);
-    if (!rows) tables.set(op.table, (rows = new Map()));
+    if (!rows) tables.set(op.table, (rows = new Map<RowKey, MergedRow>()));
     const existing = rows.get(op.key);
     if (!existing) {
       rows.set(op.key, { kind: op.kind, values: { ...op.values } });
     } else if (op.kind === 'update') {
       Object.assign(existing.values, op.values);
     } else {
-      throw new Error(`Row ${op.table}/${String(op.key)} inserted twice`);
+      throw new DuplicateRowInsertError(op.table, op.key, index);
     }
-  }
+  });
   return tables;
 }
 
-/** Writes a batch's merged operations: one INSERT and one UPDATE per table at most. */
-export async function applyOperations(
-  db: Queryable,
-  projection: Projection,
-  operations: readonly RowOperation[],
-  schema?: string,
-): Promise<void> {
-  if (operations.length === 0) return;
-  for (const [tableName, rows] of mergeOperations(operations)) {
-    const table: ProjectionTable | undefined = projection.tables.find((t) => t.name === tableName);
-    if (!table) throw new Error(`Projection ${projection.name} wrote to ${tableName}, which it does not own`);
+function ownedTable(projection: AnyProjection, name: string): ProjectionTable {
+  const table = projection.tables.find((t) => t.name === name);
+  if (!table) throw new Error(`Projection ${projection.name} wrote to ${name}, which it does not own`);
+  return table;
+}
+
+/**
+ * Writes merged rows: one INSERT and one UPDATE per table at most, the rows travelling as one JSON
+ * parameter each (`jsonb_populate_recordset` turns them into typed rows). `schema` names where the
+ * tables are (a replay's fresh schema); without it, the connection's search_path decides.
+ */
+export async function writeRows(db: Queryable, projection: AnyProjection, merged: MergedRows, schema?: string): Promise<void> {
+  for (const [tableName, rows] of merged) {
+    const table = ownedTable(projection, tableName);
     const ref = tableRef(table.name, schema);
     const inserts: Record<string, unknown>[] = [];
     const updates: Record<string, unknown>[] = [];
-    for (const [key, pending] of rows) {
-      if (pending.kind === 'insert') inserts.push(pending.values);
-      else updates.push({ ...pending.values, [table.key]: key });
+    for (const [key, row] of rows) {
+      if (row.kind === 'insert') inserts.push(row.values);
+      else updates.push({ ...row.values, [table.key]: key });
     }
     if (inserts.length > 0) {
       const columns = [...new Set(inserts.flatMap((row) => Object.keys(row)))].map(quoteIdentifier).join(', ');
-      await db.query(
-        `INSERT INTO ${ref} (${columns}) SELECT ${columns} FROM jsonb_populate_recordset(NULL::${ref}, $1::jsonb)`,
-        [JSON.stringify(inserts)],
-      );
+      await db.query(`INSERT INTO ${ref} (${columns}) SELECT ${columns} FROM jsonb_populate_recordset(NULL::${ref}, $1::jsonb)`, [
+        JSON.stringify(inserts),
+      ]);
     }
-    if (updates.length > 0) {
-      const names = [...new Set(updates.flatMap((row) => Object.keys(row)))].filter((name) => name !== table.key);
-      if (names.length === 0) continue;
+    const names = [...new Set(updates.flatMap((row) => Object.keys(row)))].filter((name) => name !== table.key);
+    if (names.length > 0) {
       const columns = names.map(quoteIdentifier);
       await db.query(
         `UPDATE ${ref} AS t SET (${columns.join(', ')}) = (
@@ -74,4 +92,14 @@ export async function applyOperations(
       );
     }
   }
+}
+
+/** Merges a batch's operations and writes them (see `mergeOperations` and `writeRows`). */
+export async function applyOperations(
+  db: Queryable,
+  projection: AnyProjection,
+  operations: readonly AnyRowOperation[],
+  schema?: string,
+): Promise<void> {
+  if (operations.length > 0) await writeRows(db, projection, mergeOperations(operations), schema);
 }

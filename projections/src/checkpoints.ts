@@ -1,9 +1,10 @@
+import type { ProjectionState } from './checkpoints.table';
 import type { Queryable } from './queryable';
 import { comparePositions, type Position, START } from './event-source';
 
 export interface Checkpoint {
   readonly position: Position;
-  readonly state: 'running' | 'failed';
+  readonly state: ProjectionState;
   readonly error: string | null;
   readonly errorEventId: string | null;
 }
@@ -11,7 +12,7 @@ export interface Checkpoint {
 interface CheckpointRow {
   position_commit: string | number;
   position_prepare: string | number;
-  state: 'running' | 'failed';
+  state: ProjectionState;
   error: string | null;
   error_event_id: string | null;
 }
@@ -56,11 +57,53 @@ export async function writeCheckpoint(db: Queryable, name: string, position: Pos
   );
 }
 
-export async function markFailed(db: Queryable, name: string, error: string, eventId: string | null): Promise<void> {
-  await db.query(
-    `UPDATE projection_checkpoints SET state = 'failed', error = $2, error_event_id = $3, updated_at = now() WHERE name = $1`,
-    [name, error, eventId],
+/**
+ * Moves a running projection's checkpoint from `from` to `to`, only while the row is still at `from`
+ * (where this runner left it) and `to` is ahead: never backwards, never over someone else's move. One
+ * statement, which also locks the row for the rest of the caller's transaction when it has one. True
+ * when the row moved.
+ */
+export async function advanceCheckpoint(db: Queryable, name: string, from: Position, to: Position): Promise<boolean> {
+  if (comparePositions(to, from) <= 0) return comparePositions(to, from) === 0;
+  const { rows } = await db.query<{ name: string }>(
+    `UPDATE projection_checkpoints
+        SET position_commit = $4, position_prepare = $5, updated_at = now()
+      WHERE name = $1 AND state = 'running' AND position_commit = $2 AND position_prepare = $3
+      RETURNING name`,
+    [name, from.commit.toString(), from.prepare.toString(), to.commit.toString(), to.prepare.toString()],
   );
+  return rows.length > 0;
+}
+
+/**
+ * Stops a projection at a poisoned event: state 'failed', the error and the event, and the position
+ * `at` (right behind that event). Only while the checkpoint row is still at `from` (where this runner
+ * left it; by default `at`), so a runner that lost its place cannot stop a projection someone else has
+ * moved on. `from` differs from `at` when the events in between had nothing for the projection and its
+ * checkpoint was advancing lazily. True when the row was marked.
+ */
+export async function markFailed(
+  db: Queryable,
+  name: string,
+  failure: { readonly error: string; readonly eventId: string; readonly at: Position; readonly from?: Position },
+): Promise<boolean> {
+  const from = failure.from ?? failure.at;
+  const { rows } = await db.query<{ name: string }>(
+    `UPDATE projection_checkpoints SET state = 'failed', error = $2, error_event_id = $3,
+            position_commit = $6, position_prepare = $7, updated_at = now()
+      WHERE name = $1 AND position_commit = $4 AND position_prepare = $5
+      RETURNING name`,
+    [
+      name,
+      failure.error,
+      failure.eventId,
+      from.commit.toString(),
+      from.prepare.toString(),
+      failure.at.commit.toString(),
+      failure.at.prepare.toString(),
+    ],
+  );
+  return rows.length > 0;
 }
 
 export function samePosition(a: Position, b: Position): boolean {

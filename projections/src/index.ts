@@ -1,5 +1,6 @@
 export * from './apply';
 export * from './checkpoints';
+export type * from './checkpoints.table';
 export type * from './database';
 export * from './email-log/email-log.projection';
 export type * from './email-log/email-notifications.table';
@@ -7,15 +8,15 @@ export * from './event-source';
 export * from './migrate';
 export * from './projection';
 export type * from './queryable';
+export * from './registry';
 export * from './replay';
-export * from './runner';
+export type { BatchHooks } from './runner/apply-batch';
+export type * from './runner/logger';
+export * from './runner/projection-runner';
+export * from './runner/transient-errors';
 export * from './status';
+export * from './tickets/ticket-detail';
 export * from './tickets/tickets.projection';
 export type * from './tickets/tickets.table';
-
-import { emailLogProjection } from './email-log/email-log.projection';
-import type { Projection } from './projection';
-import { ticketsProjection } from './tickets/tickets.projection';
-
-/** Every projection of the read side, by name. */
-export const PROJECTIONS: readonly Projection[] = [ticketsProjection, emailLogProjection];
+export * from './transaction';
+export * from './wakeup';

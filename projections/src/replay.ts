@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Kysely, PostgresDialect, type PostgresPool } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import type { Pool, PoolClient } from 'pg';
 import { applyOperations, quoteIdentifier } from './apply';
-import { readCheckpoint, writeCheckpoint } from './checkpoints';
+import { ensureCheckpoint, readCheckpoint, writeCheckpoint } from './checkpoints';
 import { type EventSource, type Position, type RecordedEvent, START } from './event-source';
-import { migrateReadSide } from './migrate';
-import { PoisonedEventError, type Projection, type RowOperation } from './projection';
+import { READ_MIGRATION_SET, runMigrations } from './migrate';
+import { type AnyProjection, type AnyRowOperation, PoisonedEventError } from './projection';
+import { inTransaction } from './transaction';
 
 export interface ReplayProgress {
   readonly done: number;
@@ -19,7 +20,7 @@ export interface ReplayProgress {
 export interface ReplayOptions {
   readonly pool: Pool;
   readonly source: EventSource;
-  readonly projections: readonly Projection[];
+  readonly projections: readonly AnyProjection[];
   readonly batchSize?: number;
   readonly onProgress?: (progress: ReplayProgress) => void;
 }
@@ -30,35 +31,8 @@ export interface ReplayResult {
   readonly seconds: number;
 }
 
-/** A kysely instance on one client that the caller holds (migrations into the replay schema). */
-function onClient(client: PoolClient): Kysely<unknown> {
-  const pool: PostgresPool = {
-    connect: async () => ({
-      query: ((...args: Parameters<PoolClient['query']>) => client.query(...args)) as PoolClient['query'],
-      release: () => undefined,
-    }),
-    end: async () => undefined,
-  };
-  return new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
-}
-
-async function withClient<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    return await work(client);
-  } catch (error) {
-    await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-    });
-    throw error;
-  } finally {
-    client.release(broken);
-  }
-}
-
-function operationsFor(projections: readonly Projection[], events: readonly RecordedEvent[]): Map<Projection, RowOperation[]> {
-  const byProjection = new Map<Projection, RowOperation[]>(projections.map((p) => [p, []]));
+function operationsFor(projections: readonly AnyProjection[], events: readonly RecordedEvent[]): Map<AnyProjection, AnyRowOperation[]> {
+  const byProjection = new Map<AnyProjection, AnyRowOperation[]>(projections.map((p) => [p, []]));
   for (const event of events) {
     for (const projection of projections) {
       if (!projection.eventTypes.includes(event.type)) continue;
@@ -92,18 +66,9 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
     options.onProgress?.({ done, total, eventsPerSecond, etaSeconds, phase });
   };
 
-  const liveSchema = await withClient(pool, async (client) => {
-    const { rows } = await client.query<{ schema: string }>('SELECT current_schema() AS schema');
-    await client.query(`CREATE SCHEMA ${quoteIdentifier(replaySchema)}`);
-    await client.query(`SET search_path TO ${quoteIdentifier(replaySchema)}, public`);
-    try {
-      const db = onClient(client);
-      await migrateReadSide(db);
-    } finally {
-      await client.query('RESET search_path');
-    }
-    return rows[0]!.schema;
-  });
+  const { rows } = await pool.query<{ schema: string }>('SELECT current_schema() AS schema');
+  const liveSchema = rows[0]!.schema;
+  await pool.query(`CREATE SCHEMA ${quoteIdentifier(replaySchema)}`);
 
   const applyEvents = async (client: PoolClient, events: readonly RecordedEvent[]): Promise<void> => {
     for (const [projection, operations] of operationsFor(projections, events)) {
@@ -112,16 +77,15 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   };
 
   try {
+    // Not destroyed afterwards: destroying a kysely instance ends the pool, which the caller goes on using.
+    await runMigrations(new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) }), READ_MIGRATION_SET, replaySchema);
+
     // 1. Rebuild, batch by batch, without holding anything the app needs.
     let position = START;
     for (;;) {
       const events = await source.readAll(position, batchSize);
       if (events.length === 0) break;
-      await withClient(pool, async (client) => {
-        await client.query('BEGIN');
-        await applyEvents(client, events);
-        await client.query('COMMIT');
-      });
+      await inTransaction(pool, (client) => applyEvents(client, events));
       position = events[events.length - 1]!.position;
       done += events.length;
       report('rebuilding');
@@ -129,10 +93,9 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
 
     // 2. Swap: hold the checkpoints, apply what arrived meanwhile, move the tables in.
     report('swapping');
-    await withClient(pool, async (client) => {
-      await client.query('BEGIN');
+    await inTransaction(pool, async (client) => {
       for (const projection of projections) {
-        await client.query(`INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [projection.name]);
+        await ensureCheckpoint(client, projection.name);
         await readCheckpoint(client, projection.name, true);
       }
       for (;;) {
@@ -153,11 +116,10 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
         }
         await writeCheckpoint(client, projection.name, position);
       }
-      await client.query('COMMIT');
     });
     report('done');
     return { events: done, position, seconds: (Date.now() - started) / 1000 };
   } finally {
-    await withClient(pool, (client) => client.query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(replaySchema)} CASCADE`));
+    await pool.query(`DROP SCHEMA IF EXISTS ${quoteIdentifier(replaySchema)} CASCADE`);
   }
 }

@@ -1,13 +1,14 @@
+import type { ProjectionState } from './checkpoints.table';
 import { readCheckpoints } from './checkpoints';
 import { type EventSource, formatPosition } from './event-source';
-import type { Projection } from './projection';
+import type { AnyProjection } from './projection';
 import type { Queryable } from './queryable';
 
 export interface ProjectionStatus {
   readonly name: string;
   /** `commit/prepare` of the last applied event ("0/0" before the first). */
   readonly checkpoint: string;
-  readonly state: 'running' | 'failed';
+  readonly state: ProjectionState;
   /** Events after the checkpoint (null when the store cannot count them). */
   readonly lag: number | null;
   readonly error: string | null;
@@ -24,7 +25,7 @@ export interface ProjectionsStatus {
 export async function projectionStatus(
   db: Queryable,
   source: EventSource,
-  projections: readonly Projection[],
+  projections: readonly AnyProjection[],
 ): Promise<ProjectionsStatus> {
   const [checkpoints, head] = await Promise.all([readCheckpoints(db), source.headPosition()]);
   const rows: ProjectionStatus[] = [];

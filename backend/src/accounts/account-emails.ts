@@ -24,7 +24,8 @@ export function verificationEmail(to: string, username: string, url: string, hou
   const lines = [
     `Hello ${username},`,
     `Please confirm that this is your email address by opening the link below. The link works for ${hours} hours.`,
-    'If you did not create an account, you can ignore this email.',
+    'Open it in the browser you registered with; anywhere else it asks for the password you chose for the account.',
+    `If you did not create an account named ${username}, you can ignore this email: without that password nobody can use this address with it.`,
   ];
   return {
     kind: 'account-verification',

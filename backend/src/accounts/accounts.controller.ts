@@ -26,35 +26,54 @@ import {
   registerSchema,
   type ResetPasswordRequest,
   resetPasswordSchema,
+  type VerifyEmailRequest,
   verifyEmailSchema,
 } from '@ppr/contracts';
 import type { NextFunction, Request, Response } from 'express';
 import { ZodBodyPipe } from '../common/zod-validation.pipe';
 import { NoBodyPipe } from '../auth/no-body.pipe';
-import { SESSION_COOKIE } from '../auth/http-security';
+import { isSessionCookieSecure, SESSION_COOKIE } from '../auth/http-security';
 import { PassportService } from '../auth/passport.service';
-import { type CustomerPrincipal, CustomerGuard, requireCustomer } from '../auth/principal';
+import { type CustomerPrincipal, CustomerGuard, currentCustomer, requireCustomer } from '../auth/principal';
+import { clientAddressKey, PublicFormLimits } from '../auth/public-form-limit';
 import { RateLimiter } from '../auth/rate-limiter';
-import { APP_CONFIG, type AppConfig } from '../config/config';
-import { AccountsService, loginAccountKey, toCurrentCustomer, TooManyRequestsException } from './accounts.service';
+import { type AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.tokens';
+import {
+  AccountsService,
+  toCurrentCustomer,
+  TooManyRequestsException,
+  type VerificationOutcome,
+  type VerificationProof,
+} from './accounts.service';
 import { CUSTOMER_LOCAL } from './customer-local.strategy';
+import { registeredInSession, rememberRegistration } from './registration-session';
 import { confirmVerificationPage, PAGE_HEADERS, verificationProblemPage } from './verification-page';
 
-function clientAddress(request: Request): string {
-  return request.ip ?? request.socket.remoteAddress ?? 'unknown';
-}
-
 const verifyEmailPipe = new ZodBodyPipe(verifyEmailSchema);
+
+/** What the request shows about who is verifying: its session's registrations and login, a typed password. */
+function proofOf(request: Request, password?: string): VerificationProof {
+  return {
+    registeredInSession: registeredInSession(request.session),
+    loggedInAs: currentCustomer(request)?.id ?? null,
+    password,
+  };
+}
 
 /** The customer account endpoints of SPEC section 7 and the verification and password-reset flows. */
 @Controller('customer')
 export class AccountsController {
+  private readonly forms: PublicFormLimits;
+
   constructor(
     private readonly accounts: AccountsService,
     private readonly limiter: RateLimiter,
     private readonly passport: PassportService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.forms = new PublicFormLimits(limiter, config);
+  }
 
   @Post('register')
   @HttpCode(201)
@@ -63,8 +82,11 @@ export class AccountsController {
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<MessageResponse> {
-    await withRetryAfter(response, () => this.accounts.limitPublicForm('register', clientAddress(request)));
-    await this.accounts.register(body);
+    await this.forms.consume('register', request);
+    const { accountId, followUp } = await this.accounts.register(body);
+    // This browser registered the account: its verification link completes here without a password.
+    rememberRegistration(request.session, accountId);
+    this.accounts.afterAnswer(response, 'Registration email', followUp);
     return { message: accountMessages.registered };
   }
 
@@ -75,25 +97,19 @@ export class AccountsController {
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<CurrentCustomer> {
-    const windowSeconds = this.config.LOGIN_WINDOW_MINUTES * 60;
-    const tooMany = accountMessages.tooManyLoginAttempts.replace('{minutes}', String(this.config.LOGIN_WINDOW_MINUTES));
     const perAddress = await this.limiter.hit(
-      `login:address:${clientAddress(request)}`,
+      `login:address:${clientAddressKey(request.ip)}`,
       this.config.LOGIN_MAX_ATTEMPTS_PER_ADDRESS,
-      windowSeconds,
+      this.config.LOGIN_WINDOW_MINUTES * 60,
     );
-    if (!perAddress.allowed) throw withHeader(response, new TooManyRequestsException(tooMany, perAddress.retryAfterSeconds));
-    const accountKey = loginAccountKey(body.email);
-    const perAccount = await this.limiter.peek(accountKey, this.config.LOGIN_MAX_FAILURES_PER_ACCOUNT, windowSeconds);
-    if (!perAccount.allowed) throw withHeader(response, new TooManyRequestsException(tooMany, perAccount.retryAfterSeconds));
-
-    request.body = body; // the validated, trimmed fields are what the strategy reads
-    const customer = await this.authenticate(request, response);
-    if (!customer) {
-      await this.limiter.hit(accountKey, this.config.LOGIN_MAX_FAILURES_PER_ACCOUNT, windowSeconds);
-      throw new UnauthorizedException({ message: accountMessages.invalidCredentials } satisfies ApiError);
+    if (!perAddress.allowed) {
+      const message = accountMessages.tooManyLoginAttempts.replace('{minutes}', String(this.config.LOGIN_WINDOW_MINUTES));
+      throw withHeader(response, new TooManyRequestsException(message, perAddress.retryAfterSeconds));
     }
-    await this.limiter.reset(accountKey);
+    request.body = body; // the validated, trimmed fields are what the strategy reads
+    // The per-account counter is taken inside (AccountsService.authenticate), before the password check.
+    const customer = await withRetryAfter(response, () => this.authenticate(request, response));
+    if (!customer) throw new UnauthorizedException({ message: accountMessages.invalidCredentials } satisfies ApiError);
     // A new session id (passport regenerates the session), keeping what the guest session held.
     await new Promise<void>((resolve, reject) =>
       request.logIn(customer, { session: true, keepSessionInfo: true }, (error: unknown) => (error ? reject(error) : resolve())),
@@ -104,16 +120,26 @@ export class AccountsController {
   private authenticate(request: Request, response: Response): Promise<CustomerPrincipal | null> {
     return new Promise((resolve, reject) => {
       const next: NextFunction = (error?: unknown) => (error ? reject(error) : resolve(null));
-      this.passport.passport.authenticate(CUSTOMER_LOCAL, { session: false }, (error: unknown, user: CustomerPrincipal | false) => {
-        if (error) reject(error);
-        else resolve(user || null);
-      })(request, response, next);
+      // passport types `authenticate` as returning any; it returns the request handler.
+      const handler = this.passport.passport.authenticate(
+        CUSTOMER_LOCAL,
+        { session: false },
+        (error: unknown, user: CustomerPrincipal | false) => {
+          if (error) reject(error);
+          else resolve(user || null);
+        },
+      ) as (request: Request, response: Response, next: NextFunction) => void;
+      handler(request, response, next);
     });
   }
 
   @Post('logout')
   @HttpCode(200)
-  async logout(@Body(new NoBodyPipe()) _body: undefined, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<MessageResponse> {
+  async logout(
+    @Body(new NoBodyPipe()) _body: undefined,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<MessageResponse> {
     if (request.isAuthenticated()) {
       await new Promise<void>((resolve, reject) => request.logout((error: unknown) => (error ? reject(error) : resolve())));
     }
@@ -122,7 +148,7 @@ export class AccountsController {
       path: '/',
       httpOnly: true,
       sameSite: 'lax',
-      secure: this.config.NODE_ENV === 'production',
+      secure: isSessionCookieSecure(this.config, request),
     });
     return { message: accountMessages.loggedOut };
   }
@@ -137,56 +163,90 @@ export class AccountsController {
     return toCurrentCustomer(requireCustomer(request));
   }
 
-  /** The emailed link: a page whose button confirms with a POST (a GET never changes anything). */
+  /**
+   * The emailed link: a page whose button confirms with a POST (a GET never changes anything). In a browser
+   * that cannot show it registered the account, the form also asks for the account's password.
+   */
   @Get('verify-email')
-  async verifyEmailPage(@Query('token') token: unknown, @Res() response: Response): Promise<void> {
+  async verifyEmailPage(@Query('token') token: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
     response.set(PAGE_HEADERS);
     if (typeof token !== 'string' || token.length === 0 || token.length > 200) {
       response.status(400).send(verificationProblemPage(accountMessages.verificationInvalid));
       return;
     }
-    const state = await this.accounts.checkVerificationToken(token);
-    if (state === 'ok') response.status(200).send(confirmVerificationPage(token));
-    else if (state === 'expired') response.status(410).send(verificationProblemPage(accountMessages.verificationExpired));
+    const page = await this.accounts.verificationPage(token, proofOf(request));
+    if (page.state === 'ok') response.status(200).send(confirmVerificationPage(token, page));
+    else if (page.state === 'expired') response.status(410).send(verificationProblemPage(accountMessages.verificationExpired));
     else response.status(404).send(verificationProblemPage(accountMessages.verificationInvalid));
   }
 
   /**
-   * Confirms the address. From the page's form: a redirect to /customer/login?verified=true, or a page saying
-   * what is wrong. From a script (JSON): the API's answers.
+   * Confirms the address. From the page's form: a redirect to /customer/login?verified=true, or the page again
+   * saying what is wrong. From a script (JSON): the API's answers.
    */
   @Post('verify-email')
   @HttpCode(200)
   async verifyEmail(@Body() raw: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
     const fromForm = typeof request.is('application/x-www-form-urlencoded') === 'string';
-    if (fromForm) {
-      response.set(PAGE_HEADERS);
-      const parsed = verifyEmailSchema.safeParse(raw);
-      if (!parsed.success) {
-        response.status(400).send(verificationProblemPage(accountMessages.verificationInvalid));
-        return;
+    if (!fromForm) {
+      const body = verifyEmailPipe.transform(raw);
+      const outcome = await withRetryAfter(response, () => this.verify(request, body));
+      if (outcome !== 'ok') {
+        const { status, message } = VERIFICATION_REFUSALS[outcome];
+        throw new HttpException({ message } satisfies ApiError, status);
       }
-      const outcome = await this.accounts.verifyEmail(parsed.data.token);
-      if (outcome === 'ok') response.redirect(303, '/customer/login?verified=true');
-      else if (outcome === 'expired') response.status(410).send(verificationProblemPage(accountMessages.verificationExpired));
-      else response.status(404).send(verificationProblemPage(accountMessages.verificationInvalid));
+      response.status(200).json({ message: accountMessages.emailVerified } satisfies MessageResponse);
       return;
     }
-    const { token } = verifyEmailPipe.transform(raw);
-    const outcome = await this.accounts.verifyEmail(token);
-    if (outcome === 'expired') throw new HttpException({ message: accountMessages.verificationExpired }, HttpStatus.GONE);
-    if (outcome === 'invalid') throw new HttpException({ message: accountMessages.verificationInvalid }, HttpStatus.NOT_FOUND);
-    response.status(200).json({ message: accountMessages.emailVerified } satisfies MessageResponse);
+    response.set(PAGE_HEADERS);
+    const parsed = verifyEmailSchema.safeParse(raw);
+    if (!parsed.success) {
+      response.status(400).send(verificationProblemPage(accountMessages.verificationInvalid));
+      return;
+    }
+    let outcome: VerificationOutcome;
+    try {
+      outcome = await this.verify(request, parsed.data);
+    } catch (error) {
+      if (!(error instanceof TooManyRequestsException)) throw error;
+      response.setHeader('Retry-After', String(error.retryAfterSeconds));
+      response.status(429).send(verificationProblemPage((error.getResponse() as ApiError).message));
+      return;
+    }
+    if (outcome === 'ok') {
+      response.redirect(303, '/customer/login?verified=true');
+      return;
+    }
+    const { status, message } = VERIFICATION_REFUSALS[outcome];
+    if (outcome === 'needs-password' || outcome === 'wrong-password') {
+      // The same form again, now asking for (or saying what was wrong with) the password.
+      const page = await this.accounts.verificationPage(parsed.data.token, proofOf(request));
+      if (page.state === 'ok') {
+        response.status(status).send(confirmVerificationPage(parsed.data.token, { ...page, askPassword: true, problem: message }));
+        return;
+      }
+    }
+    response.status(status).send(verificationProblemPage(message));
+  }
+
+  private verify(request: Request, body: VerifyEmailRequest): Promise<VerificationOutcome> {
+    return this.accounts.verifyEmail(body.token, proofOf(request, body.password));
   }
 
   @Post('resend-verification')
   @HttpCode(200)
   @UseGuards(CustomerGuard)
-  async resendVerification(@Body(new NoBodyPipe()) _body: undefined, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<MessageResponse> {
-    const outcome = await withRetryAfter(response, () => this.accounts.resendVerification(requireCustomer(request)));
+  async resendVerification(
+    @Body(new NoBodyPipe()) _body: undefined,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<MessageResponse> {
+    const { outcome, followUp } = await withRetryAfter(response, () => this.accounts.resendVerification(requireCustomer(request)));
+    if (followUp) this.accounts.afterAnswer(response, 'Verification email', followUp);
     return { message: outcome === 'sent' ? accountMessages.verificationSent : accountMessages.alreadyVerified };
   }
 
+  /** The same answer, in the same time, for every address: the lookup and the email happen after it. */
   @Post('forgot-password')
   @HttpCode(200)
   async forgotPassword(
@@ -194,8 +254,8 @@ export class AccountsController {
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<MessageResponse> {
-    await withRetryAfter(response, () => this.accounts.limitPublicForm('forgot-password', clientAddress(request)));
-    await this.accounts.forgotPassword(body.email);
+    await this.forms.consume('forgot-password', request);
+    this.accounts.afterAnswer(response, 'Password reset email', this.accounts.forgotPassword(body.email));
     return { message: accountMessages.forgotPasswordSent };
   }
 
@@ -204,15 +264,23 @@ export class AccountsController {
   async resetPassword(
     @Body(new ZodBodyPipe(resetPasswordSchema)) body: ResetPasswordRequest,
     @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
   ): Promise<MessageResponse> {
-    await withRetryAfter(response, () => this.accounts.limitPublicForm('reset-password', clientAddress(request)));
+    await this.forms.consume('reset-password', request);
     const outcome = await this.accounts.resetPassword(body.token, body.password);
     if (outcome === 'expired') throw new HttpException({ message: accountMessages.resetExpired }, HttpStatus.GONE);
     if (outcome === 'invalid') throw new HttpException({ message: accountMessages.resetInvalid }, HttpStatus.BAD_REQUEST);
     return { message: accountMessages.passwordChanged };
   }
 }
+
+/** The status and message of each way a verification can be refused. */
+const VERIFICATION_REFUSALS: Record<Exclude<VerificationOutcome, 'ok'>, { readonly status: HttpStatus; readonly message: string }> = {
+  invalid: { status: HttpStatus.NOT_FOUND, message: accountMessages.verificationInvalid },
+  expired: { status: HttpStatus.GONE, message: accountMessages.verificationExpired },
+  'needs-password': { status: HttpStatus.FORBIDDEN, message: accountMessages.verificationNeedsPassword },
+  'wrong-password': { status: HttpStatus.UNAUTHORIZED, message: accountMessages.verificationWrongPassword },
+  'address-taken': { status: HttpStatus.CONFLICT, message: accountMessages.verificationAddressTaken },
+};
 
 function withHeader(response: Response, error: TooManyRequestsException): TooManyRequestsException {
   response.setHeader('Retry-After', String(error.retryAfterSeconds));

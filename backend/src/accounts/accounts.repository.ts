@@ -22,7 +22,18 @@ export interface NewUser {
   readonly verificationTokenExpiry: Date;
 }
 
-/** Plain query helpers over `users`; each is one statement on the pool. */
+/** The unique index that keeps one verified account per address (migration 20261122100500). */
+const VERIFIED_EMAIL_INDEX = 'users_verified_email_key';
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const pgError = error as { code?: unknown; constraint?: unknown } | null;
+  return typeof pgError === 'object' && pgError !== null && pgError.code === '23505' && pgError.constraint === constraint;
+}
+
+/**
+ * Plain query helpers over `users`; each is one statement on the pool. An address may be carried by several
+ * unverified accounts but by one verified account at most: only that one is found by its address.
+ */
 export async function insertUser(pool: Pool, user: NewUser): Promise<UserRow | null> {
   const { rows } = await pool.query<UserRow>(
     `INSERT INTO users (username, email, password_hash, business_name, phone, address, verification_token, verification_token_expiry)
@@ -48,15 +59,21 @@ export async function usernameTaken(pool: Pool, username: string): Promise<boole
   return rows.length > 0;
 }
 
-export async function findByEmail(pool: Pool, email: string): Promise<UserRow | null> {
-  const { rows } = await pool.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)`, [email]);
+/** The verified account that owns this address, if any (unverified accounts never own one). */
+export async function findVerifiedByEmail(pool: Pool, email: string): Promise<UserRow | null> {
+  const { rows } = await pool.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1) AND is_verified`, [email]);
   return rows[0] ?? null;
 }
 
-/** By email address or by username (usernames cannot contain '@', so the two never collide). */
-export async function findByIdentifier(pool: Pool, identifier: string): Promise<UserRow | null> {
+/**
+ * The account a login identifier names: any account by its username, or the verified account of an
+ * address. Usernames cannot contain '@' and addresses must, so the two never collide.
+ */
+export async function findLoginAccount(pool: Pool, identifier: string): Promise<UserRow | null> {
   const { rows } = await pool.query<UserRow>(
-    `SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1) OR lower(username) = lower($1) LIMIT 1`,
+    `SELECT ${COLUMNS} FROM users
+     WHERE lower(username) = lower($1) OR (is_verified AND lower(email) = lower($1))
+     ORDER BY lower(username) = lower($1) DESC LIMIT 1`,
     [identifier],
   );
   return rows[0] ?? null;
@@ -72,73 +89,71 @@ export async function recordLogin(pool: Pool, id: number): Promise<void> {
 }
 
 export async function setVerificationToken(pool: Pool, id: number, hash: string, expiry: Date): Promise<void> {
-  await pool.query('UPDATE users SET verification_token = $2, verification_token_expiry = $3 WHERE id = $1', [
-    id,
-    hash,
-    expiry,
-  ]);
+  await pool.query('UPDATE users SET verification_token = $2, verification_token_expiry = $3 WHERE id = $1', [id, hash, expiry]);
 }
 
-export type TokenUse<T> = { readonly outcome: 'ok'; readonly user: T } | { readonly outcome: 'invalid' | 'expired' };
+/** The account an emailed token (verification or reset) belongs to, and whether the token has expired. */
+export interface TokenOwner extends UserRow {
+  readonly expired: boolean;
+}
 
-/** Marks the account verified and spends the token, in one statement; says why when it cannot. */
-export async function consumeVerificationToken(pool: Pool, hash: string): Promise<TokenUse<UserRow>> {
-  const { rows } = await pool.query<UserRow & { expired: boolean }>(
-    `WITH target AS (
-       SELECT id, verification_token_expiry <= now() AS expired FROM users WHERE verification_token = $1
-     ), done AS (
-       UPDATE users u SET is_verified = true, verification_token = NULL, verification_token_expiry = NULL
-       FROM target WHERE u.id = target.id AND NOT target.expired
-       RETURNING u.id
-     )
-     SELECT u.id, u.username, u.email, u.password_hash AS "passwordHash", true AS "isVerified", t.expired
-     FROM target t JOIN users u ON u.id = t.id`,
+/** The account of a verification token, without spending it. */
+export async function findByVerificationToken(pool: Pool, hash: string): Promise<TokenOwner | null> {
+  const { rows } = await pool.query<TokenOwner>(
+    `SELECT ${COLUMNS}, verification_token_expiry <= now() AS expired FROM users WHERE verification_token = $1`,
     [hash],
   );
-  const row = rows[0];
-  if (!row) return { outcome: 'invalid' };
-  if (row.expired) return { outcome: 'expired' };
-  return { outcome: 'ok', user: row };
-}
-
-/** Whether a verification token exists and is still valid, without spending it (for the GET page). */
-export async function checkVerificationToken(pool: Pool, hash: string): Promise<'ok' | 'invalid' | 'expired'> {
-  const { rows } = await pool.query<{ expired: boolean }>(
-    'SELECT verification_token_expiry <= now() AS expired FROM users WHERE verification_token = $1',
-    [hash],
-  );
-  const row = rows[0];
-  return !row ? 'invalid' : row.expired ? 'expired' : 'ok';
-}
-
-export async function setResetToken(pool: Pool, id: number, hash: string, expiry: Date): Promise<void> {
-  await pool.query('UPDATE users SET reset_password_token = $2, reset_password_token_expiry = $3 WHERE id = $1', [
-    id,
-    hash,
-    expiry,
-  ]);
+  return rows[0] ?? null;
 }
 
 /**
- * Sets the new password and spends the reset token in one statement. Receiving the link proves the address,
- * so the account counts as verified afterwards.
+ * Marks the account verified and spends its token, in one statement. 'address-taken' when another account
+ * verified the same address first (the unique index on verified addresses refuses a second one).
  */
-export async function consumeResetToken(pool: Pool, hash: string, passwordHash: string): Promise<TokenUse<UserRow>> {
-  const { rows } = await pool.query<UserRow & { expired: boolean }>(
-    `WITH target AS (
-       SELECT id, reset_password_token_expiry <= now() AS expired FROM users WHERE reset_password_token = $1
-     ), done AS (
-       UPDATE users u SET password_hash = $2, reset_password_token = NULL, reset_password_token_expiry = NULL,
-         is_verified = true, verification_token = NULL, verification_token_expiry = NULL
-       FROM target WHERE u.id = target.id AND NOT target.expired
-       RETURNING u.id
-     )
-     SELECT u.id, u.username, u.email, u.password_hash AS "passwordHash", u.is_verified AS "isVerified", t.expired
-     FROM target t JOIN users u ON u.id = t.id`,
-    [hash, passwordHash],
+export async function consumeVerificationToken(
+  pool: Pool,
+  id: number,
+  hash: string,
+): Promise<{ readonly outcome: 'ok'; readonly user: UserRow } | { readonly outcome: 'invalid' | 'address-taken' }> {
+  try {
+    const { rows } = await pool.query<UserRow>(
+      `UPDATE users SET is_verified = true, verification_token = NULL, verification_token_expiry = NULL
+       WHERE id = $1 AND verification_token = $2 AND verification_token_expiry > now()
+       RETURNING ${COLUMNS}`,
+      [id, hash],
+    );
+    const user = rows[0];
+    return user ? { outcome: 'ok', user } : { outcome: 'invalid' };
+  } catch (error) {
+    if (isUniqueViolation(error, VERIFIED_EMAIL_INDEX)) return { outcome: 'address-taken' };
+    throw error;
+  }
+}
+
+export async function setResetToken(pool: Pool, id: number, hash: string, expiry: Date): Promise<void> {
+  await pool.query('UPDATE users SET reset_password_token = $2, reset_password_token_expiry = $3 WHERE id = $1', [id, hash, expiry]);
+}
+
+/** The verified account of a reset token, without spending it (the new password is checked against it first). */
+export async function findByResetToken(pool: Pool, hash: string): Promise<TokenOwner | null> {
+  const { rows } = await pool.query<TokenOwner>(
+    `SELECT ${COLUMNS}, reset_password_token_expiry <= now() AS expired FROM users
+     WHERE reset_password_token = $1 AND is_verified`,
+    [hash],
   );
-  const row = rows[0];
-  if (!row) return { outcome: 'invalid' };
-  if (row.expired) return { outcome: 'expired' };
-  return { outcome: 'ok', user: row };
+  return rows[0] ?? null;
+}
+
+/**
+ * Sets the new password and spends the reset token in one statement; null when the token was spent or expired
+ * meanwhile. A reset never verifies an account: the link proves who reads the mailbox, not who registered.
+ */
+export async function consumeResetToken(pool: Pool, id: number, hash: string, passwordHash: string): Promise<UserRow | null> {
+  const { rows } = await pool.query<UserRow>(
+    `UPDATE users SET password_hash = $3, reset_password_token = NULL, reset_password_token_expiry = NULL
+     WHERE id = $1 AND reset_password_token = $2 AND reset_password_token_expiry > now() AND is_verified
+     RETURNING ${COLUMNS}`,
+    [id, hash, passwordHash],
+  );
+  return rows[0] ?? null;
 }

@@ -1,20 +1,27 @@
-import { ConflictException, HttpException, HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import {
+  ConflictException,
+  HttpException,
+  HttpStatus,
+  Inject,
+  Injectable,
+  Logger,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { accountMessages, type ApiError, type CurrentCustomer, type RegisterRequest } from '@ppr/contracts';
 import { type CustomerPrincipal, principalKey } from '../auth/principal';
 import { RateLimiter } from '../auth/rate-limiter';
 import { PgSessionStore } from '../auth/session-store';
-import { APP_CONFIG, type AppConfig } from '../config/config';
+import { type AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
-import { DATABASE } from '../database/database.module';
+import { DATABASE } from '../database/database.tokens';
 import { MailService } from '../mail/mail.service';
-import {
-  alreadyRegisteredEmail,
-  passwordChangedEmail,
-  passwordResetEmail,
-  verificationEmail,
-} from './account-emails';
+import type { MailMessage } from '../mail/mail.types';
+import { alreadyRegisteredEmail, passwordChangedEmail, passwordResetEmail, verificationEmail } from './account-emails';
 import * as users from './accounts.repository';
-import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords';
+import { assertAcceptablePassword, hashPassword, passwordProblem, verifyAgainstNothing, verifyPassword } from './passwords';
 import { newToken, tokenHash } from './tokens';
 
 export function toPrincipal(user: users.UserRow): CustomerPrincipal {
@@ -34,15 +41,71 @@ export class TooManyRequestsException extends HttpException {
   }
 }
 
-/** Password-reset emails sent to one address per hour at most (more requests get the same answer, no email). */
-const RESETS_PER_ADDRESS_PER_HOUR = 3;
-/** New verification emails one account may ask for per hour. */
+/**
+ * Work that runs after the answer has been sent (emails): what the answer says and how long it takes must not
+ * depend on whether an address has an account, and sending mail (SMTP, the mail log) takes long enough to tell.
+ */
+export type FollowUp = () => Promise<void>;
+
+/** The part of an HTTP response a follow-up waits for: the end of the answer. */
+export interface AnswerEnd {
+  readonly destroyed: boolean;
+  readonly writableFinished: boolean;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+/**
+ * Per-recipient caps of the account emails anyone can trigger by typing an address (registration,
+ * resend, forgot password): whoever asks, an address receives at most this many of each kind per hour.
+ * Past a cap the request gets the same answer and no email (and the log says so).
+ */
+export const ACCOUNT_MAIL_CAPS_PER_HOUR = {
+  /** "You already have an account": one is enough to tell the owner; 25 were a mail bomb. */
+  'account-exists': 1,
+  /** A person who registers and asks for a new link twice still gets every link. */
+  'account-verification': 3,
+  'password-reset': 3,
+} as const;
+type CappedMail = keyof typeof ACCOUNT_MAIL_CAPS_PER_HOUR;
+
+/** New verification emails one account may ask for per hour (its own requests: a 429 past it). */
 const VERIFICATION_RESENDS_PER_HOUR = 3;
+
+/** What shows that the person verifying an address is the one who registered the account. */
+export interface VerificationProof {
+  /** Accounts registered from the request's browser session. */
+  readonly registeredInSession: readonly number[];
+  /** The customer the session is logged in as (they knew the password). */
+  readonly loggedInAs: number | null;
+  /** The account's password, typed on the verification page. */
+  readonly password?: string | undefined;
+}
+
+export type VerificationPageState =
+  { readonly state: 'ok'; readonly username: string; readonly askPassword: boolean } | { readonly state: 'invalid' | 'expired' };
+
+export type VerificationOutcome = 'ok' | 'invalid' | 'expired' | 'needs-password' | 'wrong-password' | 'address-taken';
+
+/** SHA-256 of a normalised address or identifier: rate-limit keys then hold no personal data. */
+function keyOf(text: string): string {
+  return createHash('sha256').update(text.normalize('NFKC').trim().toLowerCase(), 'utf8').digest('hex');
+}
+
+/** The login counter of an account, shared by its username and its address. */
+export function loginAccountKey(accountId: number): string {
+  return `login:account:${accountId}`;
+}
+
+/** The login counter of an identifier that names no account: its own, so the 429 says nothing about existence. */
+export function unknownLoginKey(identifier: string): string {
+  return `login:unknown:${keyOf(identifier)}`;
+}
 
 /** Customer accounts: registration, verification, credentials, password reset. */
 @Injectable()
-export class AccountsService {
+export class AccountsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(AccountsService.name);
+  private readonly pending = new Set<Promise<void>>();
 
   constructor(
     @Inject(DATABASE) private readonly db: Database,
@@ -52,89 +115,180 @@ export class AccountsService {
     private readonly sessions: PgSessionStore,
   ) {}
 
+  onModuleInit(): void {
+    // Loads the common-password list now rather than inside the first registration.
+    passwordProblem('warm up the list', { username: '', email: '' });
+  }
+
+  /** Emails still being sent after their answers are finished before the database closes. */
+  async onModuleDestroy(): Promise<void> {
+    await this.settled();
+  }
+
+  /** Resolves once every follow-up started so far has finished (shutdown; tests). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  /**
+   * Runs the follow-up once the answer has been sent (or the client has gone). Errors are logged: the person
+   * already has their answer, and a follow-up only sends email, which the mail log records either way.
+   */
+  afterAnswer(response: AnswerEnd, label: string, work: FollowUp): void {
+    const answered =
+      response.destroyed || response.writableFinished ? Promise.resolve() : new Promise<void>((resolve) => response.once('close', resolve));
+    const task = answered.then(work).catch((error: unknown) => {
+      this.logger.error(`${label} failed after the answer: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    this.pending.add(task);
+    void task.finally(() => this.pending.delete(task));
+  }
+
   private get baseUrl(): string {
     return (this.config.APP_BASE_URL ?? `http://localhost:${this.config.PORT}`).replace(/\/+$/, '');
   }
 
-  /** Counts a public form submission (registration, forgot password) from one address; 429 past the limit. */
-  async limitPublicForm(form: string, address: string): Promise<void> {
-    const result = await this.limiter.hit(`form:${form}:${address}`, this.config.PUBLIC_FORM_MAX_PER_ADDRESS_PER_HOUR, 3600);
-    if (!result.allowed) throw new TooManyRequestsException(accountMessages.tooManyRequests, result.retryAfterSeconds);
+  private get loginWindowSeconds(): number {
+    return this.config.LOGIN_WINDOW_MINUTES * 60;
+  }
+
+  private tooManyLogins(retryAfterSeconds: number): TooManyRequestsException {
+    const message = accountMessages.tooManyLoginAttempts.replace('{minutes}', String(this.config.LOGIN_WINDOW_MINUTES));
+    return new TooManyRequestsException(message, retryAfterSeconds);
   }
 
   /**
-   * A taken username is a 409 (the spec's answer). An email that already has an account gets the same answer as
-   * a new registration, and its owner an email saying so: the answer never tells who has an account.
+   * Counts one password check against the account (or the unknown identifier) before it runs; a 429 once
+   * the window's checks are used up, so parallel guesses cannot all get past a counter read beforehand.
    */
-  async register(input: RegisterRequest): Promise<void> {
+  private async reservePasswordCheck(key: string): Promise<void> {
+    const attempt = await this.limiter.hit(key, this.config.LOGIN_MAX_FAILURES_PER_ACCOUNT, this.loginWindowSeconds);
+    if (!attempt.allowed) throw this.tooManyLogins(attempt.retryAfterSeconds);
+  }
+
+  /** Sends a capped account email unless the recipient already had its share this hour. */
+  private async sendCapped(kind: CappedMail, to: string, build: () => MailMessage | Promise<MailMessage>): Promise<void> {
+    const cap = await this.limiter.hit(`mail:${kind}:${keyOf(to)}`, ACCOUNT_MAIL_CAPS_PER_HOUR[kind], 3600);
+    if (!cap.allowed) {
+      this.logger.warn(`No ${kind} email sent: the recipient already had ${ACCOUNT_MAIL_CAPS_PER_HOUR[kind]} this hour`);
+      return;
+    }
+    await this.mail.send(await build());
+  }
+
+  /**
+   * Creates an unverified account, whether or not a verified account already owns the address: the answer,
+   * its time and what the registrant can do next (log in by username) are the same either way. The email
+   * decides: a verification link when nobody owns the address yet, otherwise the owner learns that someone
+   * tried (at most once an hour). A taken username is the spec's 409.
+   */
+  async register(input: RegisterRequest): Promise<{ readonly accountId: number; readonly followUp: FollowUp }> {
+    assertAcceptablePassword(input.password, input);
     if (await users.usernameTaken(this.db.pool, input.username)) {
       throw new ConflictException({ message: accountMessages.usernameTaken } satisfies ApiError);
     }
     const token = newToken();
-    const passwordHash = await hashPassword(input.password);
     const created = await users.insertUser(this.db.pool, {
       username: input.username,
       email: input.email,
-      passwordHash,
+      passwordHash: await hashPassword(input.password),
       businessName: input.businessName ? input.businessName : null,
       phone: input.phone ? input.phone : null,
       address: input.address ? input.address : null,
       verificationTokenHash: tokenHash(token),
-      verificationTokenExpiry: new Date(Date.now() + this.config.VERIFICATION_TOKEN_HOURS * 3_600_000),
+      verificationTokenExpiry: this.verificationExpiry(),
     });
-    if (created) {
-      this.logger.log(`Customer ${created.id} registered`);
-      await this.mail.send(verificationEmail(created.email, created.username, this.verificationUrl(token), this.config.VERIFICATION_TOKEN_HOURS));
+    // The only other unique value is the 256-bit token: no row means a concurrent registration took the name.
+    if (!created) throw new ConflictException({ message: accountMessages.usernameTaken } satisfies ApiError);
+    this.logger.log(`Customer ${created.id} registered`);
+    return { accountId: created.id, followUp: () => this.sendVerificationOrNotice(created, token) };
+  }
+
+  private verificationExpiry(): Date {
+    return new Date(Date.now() + this.config.VERIFICATION_TOKEN_HOURS * 3_600_000);
+  }
+
+  private async sendVerificationOrNotice(user: users.UserRow, token: string): Promise<void> {
+    const owner = await users.findVerifiedByEmail(this.db.pool, user.email);
+    if (owner && owner.id !== user.id) {
+      await this.sendCapped('account-exists', owner.email, () =>
+        alreadyRegisteredEmail(owner.email, `${this.baseUrl}/customer/login`, `${this.baseUrl}/customer/forgot-password`),
+      );
       return;
     }
-    // Nothing inserted: the username or the email was taken (perhaps by a concurrent registration).
-    if (await users.usernameTaken(this.db.pool, input.username)) {
-      throw new ConflictException({ message: accountMessages.usernameTaken } satisfies ApiError);
-    }
-    const existing = await users.findByEmail(this.db.pool, input.email);
-    if (existing) {
-      await this.mail.send(
-        alreadyRegisteredEmail(existing.email, `${this.baseUrl}/customer/login`, `${this.baseUrl}/customer/forgot-password`),
-      );
-    }
+    await this.sendCapped('account-verification', user.email, () =>
+      verificationEmail(user.email, user.username, this.verificationUrl(token), this.config.VERIFICATION_TOKEN_HOURS),
+    );
   }
 
   verificationUrl(token: string): string {
     return `${this.baseUrl}/api/customer/verify-email?token=${encodeURIComponent(token)}`;
   }
 
-  checkVerificationToken(token: string): Promise<'ok' | 'invalid' | 'expired'> {
-    return users.checkVerificationToken(this.db.pool, tokenHash(token));
+  /** What the emailed link's page shows: whether the token works, and whether it must ask for the password. */
+  async verificationPage(token: string, proof: VerificationProof): Promise<VerificationPageState> {
+    const owner = await users.findByVerificationToken(this.db.pool, tokenHash(token));
+    if (!owner) return { state: 'invalid' };
+    if (owner.expired) return { state: 'expired' };
+    return { state: 'ok', username: owner.username, askPassword: !this.sessionProves(owner.id, proof) };
   }
 
-  async verifyEmail(token: string): Promise<'ok' | 'invalid' | 'expired'> {
-    const result = await users.consumeVerificationToken(this.db.pool, tokenHash(token));
-    if (result.outcome === 'ok') this.logger.log(`Customer ${result.user.id} verified their email address`);
+  private sessionProves(accountId: number, proof: VerificationProof): boolean {
+    return proof.registeredInSession.includes(accountId) || proof.loggedInAs === accountId;
+  }
+
+  /**
+   * Verifies the address of the token's account, only when the person shows they registered it: the browser
+   * session that registered it, a session logged in as it, or its password (counted like a login attempt).
+   * The token alone proves only that they read the mailbox: otherwise whoever registers with someone else's
+   * address gets it verified the moment its owner presses the button.
+   */
+  async verifyEmail(token: string, proof: VerificationProof): Promise<VerificationOutcome> {
+    const hash = tokenHash(token);
+    const owner = await users.findByVerificationToken(this.db.pool, hash);
+    if (!owner) return 'invalid';
+    if (owner.expired) return 'expired';
+    if (!this.sessionProves(owner.id, proof)) {
+      if (proof.password === undefined) return 'needs-password';
+      await this.reservePasswordCheck(loginAccountKey(owner.id));
+      if (!(await verifyPassword(owner.passwordHash, proof.password))) return 'wrong-password';
+      await this.limiter.reset(loginAccountKey(owner.id));
+    }
+    const result = await users.consumeVerificationToken(this.db.pool, owner.id, hash);
+    if (result.outcome === 'ok') this.logger.log(`Customer ${owner.id} verified their email address`);
     return result.outcome;
   }
 
-  /** A new verification link for a logged-in customer whose address is not verified yet. */
-  async resendVerification(customer: CustomerPrincipal): Promise<'sent' | 'already-verified'> {
+  /**
+   * A new link for a logged-in unverified customer. The answer is 'sent' even when a verified account owns
+   * the address meanwhile (its owner is told instead): it must not differ from a free address's.
+   */
+  async resendVerification(
+    customer: CustomerPrincipal,
+  ): Promise<{ readonly outcome: 'sent' | 'already-verified'; readonly followUp?: FollowUp }> {
     const user = await users.findById(this.db.pool, customer.id);
-    if (!user || user.isVerified) return 'already-verified';
+    if (!user || user.isVerified) return { outcome: 'already-verified' };
     const limit = await this.limiter.hit(`verify-resend:${user.id}`, VERIFICATION_RESENDS_PER_HOUR, 3600);
     if (!limit.allowed) throw new TooManyRequestsException(accountMessages.tooManyRequests, limit.retryAfterSeconds);
     const token = newToken();
-    await users.setVerificationToken(
-      this.db.pool,
-      user.id,
-      tokenHash(token),
-      new Date(Date.now() + this.config.VERIFICATION_TOKEN_HOURS * 3_600_000),
-    );
-    await this.mail.send(verificationEmail(user.email, user.username, this.verificationUrl(token), this.config.VERIFICATION_TOKEN_HOURS));
-    return 'sent';
+    await users.setVerificationToken(this.db.pool, user.id, tokenHash(token), this.verificationExpiry());
+    return { outcome: 'sent', followUp: () => this.sendVerificationOrNotice(user, token) };
   }
 
-  /** The account for these credentials, or null; takes as long whether or not the account exists. */
-  async verifyCredentials(identifier: string, password: string): Promise<CustomerPrincipal | null> {
-    const user = await users.findByIdentifier(this.db.pool, identifier);
+  /**
+   * The account for these credentials, or null. The identifier is resolved to its account first (a username,
+   * or the address of a verified account) so both share one counter; an identifier that names no account has
+   * a counter of its own and pays for a dummy argon2 verification, so neither the 429 nor the time tells.
+   * The attempt is counted before the password check: at most LOGIN_MAX_FAILURES_PER_ACCOUNT checks run per
+   * window whatever the concurrency, and once they are spent even the right password gets the 429.
+   */
+  async authenticate(identifier: string, password: string): Promise<CustomerPrincipal | null> {
+    const user = await users.findLoginAccount(this.db.pool, identifier);
+    const key = user ? loginAccountKey(user.id) : unknownLoginKey(identifier);
+    await this.reservePasswordCheck(key);
     if (!user) return verifyAgainstNothing(password).then(() => null);
     if (!(await verifyPassword(user.passwordHash, password))) return null;
+    await this.limiter.reset(key);
     await users.recordLogin(this.db.pool, user.id);
     return toPrincipal(user);
   }
@@ -144,49 +298,42 @@ export class AccountsService {
     return user ? toPrincipal(user) : null;
   }
 
-  /** Always the same answer; an email only when an account has this address (and not too often). */
-  async forgotPassword(email: string): Promise<void> {
-    const user = await users.findByEmail(this.db.pool, email);
-    if (!user) {
-      await verifyAgainstNothing(email);
-      return;
-    }
-    const limit = await this.limiter.hit(`reset-mail:${user.id}`, RESETS_PER_ADDRESS_PER_HOUR, 3600);
-    if (!limit.allowed) {
-      this.logger.warn(`Password reset for customer ${user.id} not sent: ${RESETS_PER_ADDRESS_PER_HOUR} already this hour`);
-      return;
-    }
-    const token = newToken();
-    await users.setResetToken(
-      this.db.pool,
-      user.id,
-      tokenHash(token),
-      new Date(Date.now() + this.config.RESET_TOKEN_MINUTES * 60_000),
-    );
-    await this.mail.send(
-      passwordResetEmail(
-        user.email,
-        `${this.baseUrl}/customer/reset-password?token=${encodeURIComponent(token)}`,
-        this.config.RESET_TOKEN_MINUTES,
-      ),
-    );
+  /**
+   * Everything that depends on the address happens after the answer, which is therefore the same, in content
+   * and in time, for every address. Only the verified account of an address can reset its password (a reset
+   * link proves who reads the mailbox, not who registered an unverified account).
+   */
+  forgotPassword(email: string): FollowUp {
+    return async () => {
+      const owner = await users.findVerifiedByEmail(this.db.pool, email);
+      if (!owner) return;
+      await this.sendCapped('password-reset', owner.email, async () => {
+        // A token is stored only when its email goes out (a capped request leaves the last link working).
+        const token = newToken();
+        const expiry = new Date(Date.now() + this.config.RESET_TOKEN_MINUTES * 60_000);
+        await users.setResetToken(this.db.pool, owner.id, tokenHash(token), expiry);
+        return passwordResetEmail(
+          owner.email,
+          `${this.baseUrl}/customer/reset-password?token=${encodeURIComponent(token)}`,
+          this.config.RESET_TOKEN_MINUTES,
+        );
+      });
+    };
   }
 
-  /** Sets the new password, ends every session of the account, lifts its login lock. */
+  /** Sets the new password (same rules as registration), ends every session of the account, lifts its login lock. */
   async resetPassword(token: string, password: string): Promise<'ok' | 'invalid' | 'expired'> {
-    const result = await users.consumeResetToken(this.db.pool, tokenHash(token), await hashPassword(password));
-    if (result.outcome !== 'ok') return result.outcome;
-    const { user } = result;
+    const hash = tokenHash(token);
+    const owner = await users.findByResetToken(this.db.pool, hash);
+    if (!owner) return 'invalid';
+    if (owner.expired) return 'expired';
+    assertAcceptablePassword(password, owner);
+    const user = await users.consumeResetToken(this.db.pool, owner.id, hash, await hashPassword(password));
+    if (!user) return 'invalid';
     const ended = await this.sessions.destroyAllFor(principalKey('customer', user.id));
-    await this.limiter.reset(loginAccountKey(user.email));
-    await this.limiter.reset(loginAccountKey(user.username));
+    await this.limiter.reset(loginAccountKey(user.id));
     this.logger.log(`Customer ${user.id} reset their password; ${ended} session(s) ended`);
     await this.mail.send(passwordChangedEmail(user.email));
     return 'ok';
   }
-}
-
-/** The per-account login counter is keyed by what was typed (email or username), lower-cased. */
-export function loginAccountKey(identifier: string): string {
-  return `login:account:${identifier.trim().toLowerCase()}`;
 }

@@ -1,28 +1,22 @@
 import { Body, Controller, ForbiddenException, Get, HttpCode, NotFoundException, Param, Post, Req, UseGuards } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { accountMessages, type ApiError, type LinkTicketsResponse, type TicketDetail } from '@ppr/contracts';
 import type { Request } from 'express';
 import { NoBodyPipe } from '../auth/no-body.pipe';
 import { CustomerGuard, requireCustomer } from '../auth/principal';
 import { requestContext } from '../common/request-context';
-import { comparePositions, type Position } from '../event-store/event-store.port';
 import { ReadYourWrites } from '../projections/read-your-writes';
-import { TicketDomainError } from '../tickets/domain/ticket.decide';
-import {
-  FindGuestTicketsByEmailQuery,
-  GetTicketDetailQuery,
-  ListCustomerTicketsQuery,
-} from '../tickets/queries/customer-ticket.queries';
-import { TicketRepository } from '../tickets/ticket-repository';
-import { parseTicketId, TICKET_NOT_FOUND } from '../tickets/tickets.controller';
+import { LinkGuestTicketsCommand } from '../tickets/commands/link-guest-tickets.command';
+import { GetTicketDetailQuery, ListCustomerTicketsQuery } from '../tickets/queries/customer-ticket.queries';
+import { parseTicketId, TICKET_NOT_FOUND } from '../tickets/ticket-id';
 
 /** A logged-in customer's tickets. Every read checks ownership; someone else's ticket is an unknown ticket. */
 @Controller()
 @UseGuards(CustomerGuard)
 export class CustomerTicketsController {
   constructor(
+    private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly tickets: TicketRepository,
     private readonly readYourWrites: ReadYourWrites,
   ) {}
 
@@ -42,23 +36,11 @@ export class CustomerTicketsController {
     if (!customer.emailVerified) {
       throw new ForbiddenException({ message: accountMessages.verifyBeforeLinking } satisfies ApiError);
     }
-    const guests = await this.queries.execute(new FindGuestTicketsByEmailQuery(customer.email));
     const context = requestContext(request, { kind: 'customer', id: String(customer.id) });
-    const linked: TicketDetail[] = [];
-    let latest: Position | null = null;
-    for (const ticket of guests) {
-      try {
-        const result = await this.tickets.execute(ticket.id, { type: 'LinkToCustomer', data: { userId: customer.id } }, context, new Date());
-        if (result.events.length > 0) linked.push({ ...ticket, userId: customer.id });
-        if (result.position && (!latest || comparePositions(result.position, latest) > 0)) latest = result.position;
-      } catch (error) {
-        // Linked to another customer since the read model was written: not ours to take.
-        if (!(error instanceof TicketDomainError)) throw error;
-      }
-    }
+    const { tickets, position } = await this.commands.execute(new LinkGuestTicketsCommand(customer, context));
     // The dashboard's next GET shows the linked tickets.
-    await this.readYourWrites.waitFor(['tickets'], latest);
-    return { linked: linked.length, tickets: linked };
+    await this.readYourWrites.waitFor(['tickets'], position);
+    return { linked: tickets.length, tickets: [...tickets] };
   }
 
   @Get('tickets/:id')

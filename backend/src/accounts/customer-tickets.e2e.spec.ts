@@ -36,7 +36,10 @@ describe('customer tickets', () => {
 
   it('a logged-in customer owns the tickets they submit and reads them in full', async () => {
     const { agent, customer, id } = await verifiedCustomer(t.app, t.db);
-    const created = await agent.post('/api/support-request').send({ ...request1, email: customer.email }).expect(201);
+    const created = await agent
+      .post('/api/support-request')
+      .send({ ...request1, email: customer.email })
+      .expect(201);
     const [event] = await t.store.readStream(`ticket-${created.body.id}`);
     expect(event!.data).toMatchObject({ userId: id });
     expect(event!.metadata.actor).toEqual({ kind: 'customer', id: String(id) });
@@ -62,8 +65,14 @@ describe('customer tickets', () => {
 
   it("another customer's ticket is the same 404 as a ticket that does not exist", async () => {
     const owner = await verifiedCustomer(t.app, t.db);
-    const created = await owner.agent.post('/api/support-request').send({ ...request1, email: owner.customer.email }).expect(201);
-    await eventually(() => owner.agent.get(`/api/tickets/${created.body.id}`), (r) => r.status === 200);
+    const created = await owner.agent
+      .post('/api/support-request')
+      .send({ ...request1, email: owner.customer.email })
+      .expect(201);
+    await eventually(
+      () => owner.agent.get(`/api/tickets/${created.body.id}`),
+      (r) => r.status === 200,
+    );
 
     const intruder = await verifiedCustomer(t.app, t.db);
     for (const path of [`/api/tickets/${created.body.id}`, `/api/ticket/${created.body.id}`]) {
@@ -78,12 +87,17 @@ describe('customer tickets', () => {
 
   it('a guest reads only the summaries its own browser session submitted', async () => {
     const guest = browser(t.app);
-    const created = await guest.post('/api/support-request').send({ ...request1, email: 'guest@example.com' }).expect(201);
+    const created = await guest
+      .post('/api/support-request')
+      .send({ ...request1, email: 'guest@example.com' })
+      .expect(201);
     await guest.get(`/api/ticket/${created.body.id}`).expect(200);
     // Another visitor, or the same person without the cookie, cannot enumerate ids.
     await browser(t.app).get(`/api/ticket/${created.body.id}`).expect(404);
     await raw().get(`/api/ticket/${created.body.id}`).expect(404);
-    await raw().get(`/api/ticket/${created.body.id - 1}`).expect(404);
+    await raw()
+      .get(`/api/ticket/${created.body.id - 1}`)
+      .expect(404);
   });
 
   it('needs a login for the customer endpoints', async () => {
@@ -96,8 +110,14 @@ describe('customer tickets', () => {
 
   it('links the guest tickets of the verified address (any case), not other people’s', async () => {
     const customer = newCustomer();
-    const mine = await browser(t.app).post('/api/support-request').send({ ...request1, email: customer.email.toUpperCase() }).expect(201);
-    const notMine = await browser(t.app).post('/api/support-request').send({ ...request1, email: 'someone-else@example.com' }).expect(201);
+    const mine = await browser(t.app)
+      .post('/api/support-request')
+      .send({ ...request1, email: customer.email.toUpperCase() })
+      .expect(201);
+    const notMine = await browser(t.app)
+      .post('/api/support-request')
+      .send({ ...request1, email: 'someone-else@example.com' })
+      .expect(201);
 
     const { agent, id } = await verifiedCustomer(t.app, t.db, customer);
     await eventually(
@@ -131,10 +151,14 @@ describe('customer tickets', () => {
 
   it('an unverified customer may log in and see tickets but not link guest tickets', async () => {
     const customer = newCustomer();
-    await browser(t.app).post('/api/support-request').send({ ...request1, email: customer.email }).expect(201);
+    await browser(t.app)
+      .post('/api/support-request')
+      .send({ ...request1, email: customer.email })
+      .expect(201);
     const agent = browser(t.app);
     await agent.post('/api/customer/register').send(customer).expect(201);
-    await agent.post('/api/customer/login').send({ email: customer.email, password: customer.password }).expect(200);
+    // Unverified: it logs in by its username (its address is nobody's until verified).
+    await agent.post('/api/customer/login').send({ email: customer.username, password: customer.password }).expect(200);
     await agent.get('/api/customer/tickets').expect(200);
     const refused = await agent.post('/api/customer/link-tickets').expect(403);
     expect(refused.body).toEqual({ message: accountMessages.verifyBeforeLinking });

@@ -1,20 +1,23 @@
-import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/config';
+import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { type AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
-import { DATABASE } from '../database/database.module';
+import { DATABASE } from '../database/database.tokens';
 import { PassportService } from './passport.service';
 import { CustomerGuard } from './principal';
 import { RateLimiter } from './rate-limiter';
 import { PgSessionStore } from './session-store';
 
 /** Sessions, passport, rate limits: shared by the customer and (later) admin modules. */
-@Global()
 @Module({
   providers: [
     {
       provide: PgSessionStore,
       inject: [DATABASE, APP_CONFIG],
-      useFactory: (db: Database, config: AppConfig) => new PgSessionStore(db.pool, config.SESSION_IDLE_HOURS * 3_600_000),
+      useFactory: (db: Database, config: AppConfig) =>
+        new PgSessionStore(db.pool, config.SESSION_IDLE_HOURS * 3_600_000, {
+          absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000,
+        }),
     },
     PassportService,
     RateLimiter,

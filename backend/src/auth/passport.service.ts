@@ -27,7 +27,7 @@ export class PassportService {
       loader(Number(match[2])).then(
         (user) => done(null, user ?? false),
         (error: unknown) => {
-          this.logger.error(`Could not load ${key}: ${error instanceof Error ? error.message : String(error)}`);
+          this.logger.error(`Could not load ${match[0]}: ${error instanceof Error ? error.message : String(error)}`);
           done(error);
         },
       );

@@ -1,17 +1,9 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import {
-  migrateReadSide,
-  type Projection,
-  PROJECTIONS,
-  projectionStatus,
-  replay,
-  type ReplayProgress,
-} from '@ppr/projections';
-import { Kysely, PostgresDialect } from 'kysely';
+import { PROJECTIONS, projectionStatus, type ReadSideProjection, replay, type ReplayProgress } from '@ppr/projections';
+import { migrateStorage } from '../bootstrap/prepare-storage';
 import { ConfigError, loadConfig } from '../config/config';
 import { openDatabase } from '../database/database';
-import { migrateWriteSide } from '../database/migrate';
 import { createEventStore } from '../event-store/event-store.module';
 
 const USAGE = `Usage: npm run projections -- <command>
@@ -47,7 +39,10 @@ function progressPrinter(): (progress: ReplayProgress) => void {
     const fraction = progress.total ? Math.min(progress.done / progress.total, 1) : 1;
     const width = 30;
     const filled = Math.round(fraction * width);
-    const bar = progress.total !== null ? `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}%` : '[rebuilding]';
+    const bar =
+      progress.total !== null
+        ? `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}%`
+        : '[rebuilding]';
     const counts = progress.total !== null ? `${progress.done}/${progress.total}` : `${progress.done}`;
     const eta = progress.etaSeconds !== null ? `ETA ${formatDuration(progress.etaSeconds)}` : '';
     const line = `${bar} ${counts} events  ${Math.round(progress.eventsPerSecond).toLocaleString('en-US')} events/s  ${eta} ${progress.phase === 'swapping' ? '(swapping tables)' : ''}`;
@@ -56,7 +51,7 @@ function progressPrinter(): (progress: ReplayProgress) => void {
   };
 }
 
-function pickProjections(args: readonly string[]): Projection[] {
+function pickProjections(args: readonly string[]): ReadSideProjection[] {
   if (args.includes('--all')) return [...PROJECTIONS];
   if (args.length === 0) throw new UsageError('Name the projections to replay, or --all.');
   return args.map((name) => {
@@ -81,10 +76,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const db = await openDatabase(config);
   const store = await createEventStore(config, db);
   try {
-    await migrateWriteSide(new Kysely<unknown>({ dialect: new PostgresDialect({ pool: db.pool }) }), config.DATABASE_SCHEMA);
-    const applied = await migrateReadSide(new Kysely<unknown>({ dialect: new PostgresDialect({ pool: db.pool }) }));
+    // The same migrations, in the same order, as the app runs before it serves.
+    await migrateStorage(db, config);
     if (command === 'migrate') {
-      write(applied.length > 0 ? `Applied: ${applied.join(', ')}` : 'The read tables are up to date.');
+      write('Every table is at its latest migration.');
       return 0;
     }
     if (command === 'status') {

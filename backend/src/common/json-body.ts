@@ -4,27 +4,57 @@ import express, { type ErrorRequestHandler, type RequestHandler } from 'express'
 interface BodyParserError {
   type?: string;
   status?: number;
+  expose?: boolean;
+  /** zlib's code when a compressed body cannot be inflated (Z_DATA_ERROR, Z_BUF_ERROR, ERR__ERROR_FORMAT_...). */
+  code?: string;
 }
 
 const MESSAGES: Record<string, string> = {
   'entity.parse.failed': 'The request body is not valid JSON',
   'entity.too.large': 'The request body is too large',
-  'encoding.unsupported': 'The request body encoding is not supported',
+  'encoding.unsupported': 'The request body encoding is not supported (Content-Encoding: gzip, deflate, br or none)',
   'charset.unsupported': 'The request body charset is not supported',
   'request.aborted': 'The request was aborted',
   'request.size.invalid': 'The request body is shorter or longer than its Content-Length',
+  'parameters.too.many': 'The request body has too many fields',
+};
+
+export const UNREADABLE_COMPRESSED_BODY = 'The request body could not be decompressed: it does not match its Content-Encoding';
+const UNREADABLE_BODY = 'The request body could not be read';
+
+function isClientError(status: unknown): status is number {
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+/**
+ * Turns the body parsers' failures (the JSON parser and the verification form's urlencoded parser, which
+ * both run before this) into the API's 4xx messages. A compressed body that does not inflate reaches here
+ * as zlib's own error with status 400 and no type: it gets a message of its own instead of a 500. Errors
+ * that are not the client's (no 4xx status) go on untouched.
+ */
+export const bodyParserErrors: ErrorRequestHandler = (error: BodyParserError, request, _response, next) => {
+  // Already translated (a parser mounted earlier, such as the payment webhook's, has its own translator).
+  if (error instanceof HttpException) {
+    next(error);
+    return;
+  }
+  const known = error?.type ? MESSAGES[error.type] : undefined;
+  if (known) {
+    next(new HttpException({ message: known }, isClientError(error.status) ? error.status : HttpStatus.BAD_REQUEST));
+    return;
+  }
+  if (!isClientError(error?.status)) {
+    next(error);
+    return;
+  }
+  const encoding = (request.headers['content-encoding'] ?? 'identity').toLowerCase();
+  const message = encoding !== 'identity' && typeof error.code === 'string' ? UNREADABLE_COMPRESSED_BODY : UNREADABLE_BODY;
+  next(new HttpException({ message }, error.status === HttpStatus.PAYLOAD_TOO_LARGE ? error.status : HttpStatus.BAD_REQUEST));
 };
 
 /** The JSON body parser, with its failures turned into the API's own 4xx messages. */
 export function jsonBody(limitBytes: number): [RequestHandler, ErrorRequestHandler] {
-  const parse = express.json({ limit: limitBytes, strict: true });
-  const translate: ErrorRequestHandler = (error: BodyParserError, _request, _response, next) => {
-    const message = error?.type ? MESSAGES[error.type] : undefined;
-    if (!message) {
-      next(error);
-      return;
-    }
-    next(new HttpException({ message }, error.status ?? HttpStatus.BAD_REQUEST));
-  };
-  return [parse, translate];
+  // inflate: gzip, deflate and br bodies are read (the limit counts the inflated bytes); anything else is a 415.
+  const parse = express.json({ limit: limitBytes, strict: true, inflate: true });
+  return [parse, bodyParserErrors];
 }

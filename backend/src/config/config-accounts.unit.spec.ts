@@ -13,7 +13,8 @@ describe('account and mail configuration', () => {
   it('requires a session secret of 32 characters or more in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET: is required in production/);
     expect(() => loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'short' })).toThrow(ConfigError);
-    expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32) }).SESSION_SECRET).toHaveLength(32);
+    const production = { NODE_ENV: 'production', APP_BASE_URL: 'http://localhost:3000', MAIL_CAPTURE: 'true' };
+    expect(loadConfig({ ...production, SESSION_SECRET: 'x'.repeat(32) }).SESSION_SECRET).toHaveLength(32);
   });
 
   it('reads the mail server, the site address and trusted origins', () => {

@@ -1,5 +1,6 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from './config';
+import { type AppConfig } from './config';
+import { APP_CONFIG } from './config.tokens';
 
 @Global()
 @Module({})

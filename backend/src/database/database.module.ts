@@ -1,43 +1,28 @@
-import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { Kysely, PostgresDialect } from 'kysely';
-import { APP_CONFIG, type AppConfig } from '../config/config';
-import { type Database, openDatabase } from './database';
-import { migrateWriteSide } from './migrate';
+import type { Database } from './database';
+import { DATABASE, KYSELY } from './database.tokens';
 
-export const DATABASE = Symbol('DATABASE');
-export const KYSELY = Symbol('KYSELY');
-
+/**
+ * The database the app was started with. It is opened and migrated before Nest starts (see
+ * `bootstrap/prepare-storage.ts`), so nothing here depends on provider resolution order; the module only
+ * hands it out and closes it last.
+ */
 @Global()
-@Module({
-  providers: [
-    {
-      provide: DATABASE,
-      inject: [APP_CONFIG],
-      useFactory: async (config: AppConfig): Promise<Database> => {
-        const logger = new Logger('Database');
-        const db = await openDatabase(config);
-        logger.log(
-          db.kind === 'embedded'
-            ? `Embedded PostgreSQL (PGlite) with data in ${config.DATA_DIR}`
-            : `PostgreSQL at ${new URL(config.DATABASE_URL!).host}${config.DATABASE_SCHEMA ? `, schema ${config.DATABASE_SCHEMA}` : ''}`,
-        );
-        return db;
-      },
-    },
-    {
-      provide: KYSELY,
-      inject: [DATABASE, APP_CONFIG],
-      useFactory: async (db: Database, config: AppConfig): Promise<Kysely<unknown>> => {
-        const kysely = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: db.pool }) });
-        await migrateWriteSide(kysely, config.DATABASE_SCHEMA);
-        return kysely;
-      },
-    },
-  ],
-  exports: [DATABASE, KYSELY],
-})
+@Module({})
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
+
+  static forRoot(db: Database): DynamicModule {
+    return {
+      module: DatabaseModule,
+      providers: [
+        { provide: DATABASE, useValue: db },
+        { provide: KYSELY, useValue: new Kysely<unknown>({ dialect: new PostgresDialect({ pool: db.pool }) }) },
+      ],
+      exports: [DATABASE, KYSELY],
+    };
+  }
 
   async onApplicationShutdown(): Promise<void> {
     await this.db.close();

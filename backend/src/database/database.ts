@@ -23,8 +23,12 @@ function withSchema(url: string, schema: string | undefined): string {
   return parsed.toString();
 }
 
-/** Opens the configured PostgreSQL, or starts the embedded one when DATABASE_URL is not set. */
-export async function openDatabase(config: AppConfig, dataDir?: string | 'memory'): Promise<Database> {
+/**
+ * Opens the configured PostgreSQL, or starts the embedded one when DATABASE_URL is not set (in `dataDir`, else
+ * DATA_DIR; `memory` for one that lives in this process only). The embedded one is reached over a Unix socket in
+ * a private folder: it has no password, so no TCP port is opened for it.
+ */
+export async function openDatabase(config: AppConfig, dataDir?: string): Promise<Database> {
   if (config.DATABASE_URL) {
     const schema = config.DATABASE_SCHEMA;
     if (schema) {

@@ -1,35 +1,31 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { type MigrationSet, runMigrations } from '@ppr/projections';
+import type { Kysely, Migration } from 'kysely';
 import * as ticketIds from './migrations/20261121000000_ticket_ids';
 import * as customerAccounts from './migrations/20261122000000_customer_accounts';
 import * as mailAndSubscriptions from './migrations/20261122000100_mail_and_subscriptions';
+import * as supportRequestIdempotency from './migrations/20261122100000_support_request_idempotency';
+import * as hashedSessions from './migrations/20261122100100_hashed_sessions';
+import * as verifiedEmailOwner from './migrations/20261122100500_verified_email_owner';
+import * as payments from './migrations/20261123000000_payments';
+import * as adminUsers from './migrations/20261124000000_admin_users';
+import * as engineers from './migrations/20261124000100_engineers';
 
 /** The write side's own tables (accounts, sessions, ids). Read tables have their own migrations. */
 const MIGRATIONS: Record<string, Migration> = {
   '20261121000000_ticket_ids': ticketIds,
   '20261122000000_customer_accounts': customerAccounts,
   '20261122000100_mail_and_subscriptions': mailAndSubscriptions,
+  '20261122100000_support_request_idempotency': supportRequestIdempotency,
+  '20261122100100_hashed_sessions': hashedSessions,
+  '20261122100500_verified_email_owner': verifiedEmailOwner,
+  '20261123000000_payments': payments,
+  '20261124000000_admin_users': adminUsers,
+  '20261124000100_engineers': engineers,
 };
 
-class StaticMigrationProvider implements MigrationProvider {
-  constructor(private readonly migrations: Record<string, Migration>) {}
-  getMigrations(): Promise<Record<string, Migration>> {
-    return Promise.resolve(this.migrations);
-  }
-}
+const WRITE_SIDE: MigrationSet = { migrations: MIGRATIONS, tableName: 'app_migration', label: 'Database' };
 
+/** Brings the write side's tables to the latest migration, in `schema` (default: the current one). */
 export async function migrateWriteSide(db: Kysely<unknown>, schema?: string): Promise<void> {
-  // The schema is always named: without one, kysely takes a bookkeeping table in any schema for its own.
-  const target = schema ?? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]!.schema;
-  const migrator = new Migrator({
-    db,
-    provider: new StaticMigrationProvider(MIGRATIONS),
-    migrationTableName: 'app_migration',
-    migrationLockTableName: 'app_migration_lock',
-    migrationTableSchema: target,
-  });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((result) => result.status === 'Error');
-  if (error || failed) {
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
-  }
+  await runMigrations(db, WRITE_SIDE, schema);
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EventMetadata } from '@ppr/contracts';
-import { Pool } from 'pg';
+import { testSchema } from '../../test/test-schema';
 import { loadConfig } from '../config/config';
 import { openDatabase, type Database } from '../database/database';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
+import { InMemoryEventStore } from './in-memory-event-store';
 import {
   comparePositions,
   DuplicateEventError,
@@ -11,6 +12,7 @@ import {
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
+  type Position,
   type RecordedEvent,
   START,
   WrongExpectedRevisionError,
@@ -19,8 +21,9 @@ import { PostgresEventStore } from './postgres-event-store';
 import { ensureEventStoreSchema } from './postgres-schema';
 
 /**
- * One contract, every adapter: the embedded database always, a real PostgreSQL when DATABASE_URL is
- * set, EventStoreDB when EVENTSTORE_URL is set. An adapter without its service is reported as skipped.
+ * One contract, every adapter: the in-memory store and the embedded database always, a real PostgreSQL
+ * when DATABASE_URL is set, EventStoreDB when EVENTSTORE_URL is set. An adapter without its service is
+ * reported as skipped.
  */
 interface Harness {
   readonly store: EventStore;
@@ -39,7 +42,7 @@ function postgresHarness(db: Database, store: PostgresEventStore, cleanup: () =>
         const result = await store.appendWithin(client, streamId, events, expected);
         await client.query('SELECT pg_sleep($1)', [holdMs / 1000]);
         await client.query('COMMIT');
-        store.appended();
+        store.appended(result.position);
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -57,6 +60,24 @@ function postgresHarness(db: Database, store: PostgresEventStore, cleanup: () =>
 
 const adapters: { name: string; skipReason?: string; open: () => Promise<Harness> }[] = [
   {
+    name: 'in-memory',
+    open: async () => {
+      const store = new InMemoryEventStore();
+      return {
+        store,
+        // No transactions to hold open: an in-memory append takes its position when it commits, all at
+        // once, so commits cannot come out of position order. The equivalent situation is writers whose
+        // appends land in a random interleaving after random delays (as for EventStoreDB), which the
+        // concurrency tests then check for exactly-once, in-order delivery and one winner per revision.
+        async appendSlowly(streamId, events, expected, holdMs) {
+          await new Promise((resolve) => setTimeout(resolve, holdMs));
+          return store.append(streamId, events, expected);
+        },
+        close: () => store.close(),
+      };
+    },
+  },
+  {
     name: 'embedded (PGlite over the wire protocol)',
     open: async () => {
       const db = await openDatabase(loadConfig({ NODE_ENV: 'test' }), 'memory');
@@ -69,16 +90,13 @@ const adapters: { name: string; skipReason?: string; open: () => Promise<Harness
     name: 'postgres',
     ...(process.env.DATABASE_URL ? {} : { skipReason: 'DATABASE_URL is not set' }),
     open: async () => {
-      const schema = `es_contract_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-      const url = process.env.DATABASE_URL!;
-      const db = await openDatabase(loadConfig({ NODE_ENV: 'test', DATABASE_URL: url, DATABASE_SCHEMA: schema, DATABASE_POOL_SIZE: '12' }));
+      const schema = testSchema('es_contract', { poolSize: 12 });
+      const db = await openDatabase(loadConfig({ NODE_ENV: 'test', DATA_DIR: 'memory', ...schema.env }));
       await ensureEventStoreSchema(db.pool);
       const store = new PostgresEventStore({ pool: db.pool, adapter: 'postgres', listenUrl: db.url, pollIntervalMs: 200 });
       return postgresHarness(db, store, async () => {
         await db.close();
-        const admin = new Pool({ connectionString: url, max: 1 });
-        await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
-        await admin.end();
+        await schema.drop();
       });
     },
   },
@@ -118,14 +136,34 @@ function streamName(label: string): string {
   return `contract-${label}-${randomUUID()}`;
 }
 
-async function collect(store: EventStore, count: number, after = START): Promise<RecordedEvent[]> {
+/**
+ * Subscribes from `after` until `count` events of `streams` arrived (others are left out: on a shared
+ * EventStoreDB, other writers' events come through too).
+ */
+async function collect(store: EventStore, count: number, after: Position, streams: ReadonlySet<string>): Promise<RecordedEvent[]> {
   const controller = new AbortController();
   const seen: RecordedEvent[] = [];
   for await (const recorded of store.subscribe(after, { signal: controller.signal })) {
+    if (!streams.has(recorded.streamId)) continue;
     seen.push(recorded);
     if (seen.length === count) controller.abort();
   }
   return seen;
+}
+
+/**
+ * Waits until readers see everything up to `position` (an append's result). On PostgreSQL a commit is
+ * invisible to readers while any older transaction is open on the server, another test's included, so
+ * "right after an append" is not "visible": what a test means is "once the append is visible".
+ */
+async function visible(store: EventStore, position: Position): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const head = await store.headPosition();
+    if (head && comparePositions(head, position) >= 0) return;
+    if (Date.now() > deadline) throw new Error('The append did not become visible within 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 async function readEverything(store: EventStore): Promise<RecordedEvent[]> {
@@ -194,7 +232,8 @@ describe.each(adapters)('event store contract: $name', ({ skipReason, open }) =>
       ['no_stream on an existing stream', () => 'no_stream'],
     ])('rejects %s and writes nothing', async (_label, expectedFor) => {
       const stream = streamName('conflict');
-      const { nextExpectedRevision } = await store.append(stream, [event('A'), event('B')], 'no_stream');
+      const { nextExpectedRevision, position } = await store.append(stream, [event('A'), event('B')], 'no_stream');
+      await visible(store, position);
       const before = await readEverything(store);
 
       const attempt = store.append(stream, [event('X'), event('Y')], expectedFor(nextExpectedRevision));
@@ -219,7 +258,7 @@ describe.each(adapters)('event store contract: $name', ({ skipReason, open }) =>
     it('appends several events atomically: a batch that fails writes none of them', async () => {
       const stream = streamName('atomic');
       const existing = event('A');
-      await store.append(stream, [existing], 'no_stream');
+      await visible(store, (await store.append(stream, [existing], 'no_stream')).position);
       const before = (await readEverything(store)).length;
       // The third event reuses a stored id, so the whole batch must fail.
       const batch = [event('B'), event('C'), { ...event('D'), id: existing.id }];
@@ -230,10 +269,11 @@ describe.each(adapters)('event store contract: $name', ({ skipReason, open }) =>
 
     it('reads all events after a position in global order, page by page', async () => {
       const stream = streamName('all');
-      const head = (await store.headPosition()) ?? START;
+      const start = await store.append(streamName('start'), [event('Start')], 'no_stream');
       await store.append(stream, [event('A'), event('B'), event('C')], 'no_stream');
-      await store.append(streamName('other'), [event('D')], 'no_stream');
-      const first = await store.readAll(head, 2);
+      const last = await store.append(streamName('other'), [event('D')], 'no_stream');
+      await visible(store, last.position);
+      const first = await store.readAll(start.position, 2);
       const rest = await store.readAll(first[1]!.position, 10);
       expect([...first, ...rest].map((e) => e.type)).toEqual(['A', 'B', 'C', 'D']);
       const newHead = await store.headPosition();
@@ -241,10 +281,10 @@ describe.each(adapters)('event store contract: $name', ({ skipReason, open }) =>
     });
 
     it('subscribes: catches up on stored events, then receives new ones live', async () => {
-      const head = (await store.headPosition()) ?? START;
+      const start = await store.append(streamName('start'), [event('Start')], 'no_stream');
       const stream = streamName('live');
       await store.append(stream, [event('Before1'), event('Before2')], 'no_stream');
-      const received = collect(store, 4, head);
+      const received = collect(store, 4, start.position, new Set([stream]));
       await new Promise((resolve) => setTimeout(resolve, 100));
       await store.append(stream, [event('After1')], 1);
       await store.append(stream, [event('After2')], 2);
@@ -255,7 +295,7 @@ describe.each(adapters)('event store contract: $name', ({ skipReason, open }) =>
       const writers = 8;
       const appendsPerWriter = 25;
       const streams = Array.from({ length: 24 }, (_, i) => streamName(`concurrent-${i}`));
-      const head = (await store.headPosition()) ?? START;
+      const start = await store.append(streamName('start'), [event('Start')], 'no_stream');
 
       // Every writer appends 1 to 3 events per commit to random streams, holding its transaction open for a
       // random 0-15 ms, so later transactions often commit before earlier ones.
@@ -273,7 +313,7 @@ describe.each(adapters)('event store contract: $name', ({ skipReason, open }) =>
         }),
       );
 
-      const seen = collect(store, expectedTotal, head);
+      const seen = collect(store, expectedTotal, start.position, new Set(streams));
       await Promise.all(
         plans.map(async (plan) => {
           for (const step of plan) {
@@ -302,12 +342,10 @@ describe.each(adapters)('event store contract: $name', ({ skipReason, open }) =>
     it('resolves conflicting writers on one stream: exactly one wins each revision', async () => {
       const stream = streamName('race');
       await store.append(stream, [event('Start')], 'no_stream');
-      const attempts = await Promise.allSettled(
-        Array.from({ length: 8 }, () => harness.appendSlowly(stream, [event('Racer')], 0, 5)),
-      );
+      const attempts = await Promise.allSettled(Array.from({ length: 8 }, () => harness.appendSlowly(stream, [event('Racer')], 0, 5)));
       expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
       for (const failed of attempts.filter((a) => a.status === 'rejected')) {
-        expect((failed as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
+        expect(failed.reason).toBeInstanceOf(WrongExpectedRevisionError);
       }
       expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['Start', 'Racer']);
     });

@@ -1,15 +1,17 @@
-import { Global, Inject, Logger, Module, type BeforeApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/config';
-import { DATABASE } from '../database/database.module';
+import { Inject, Logger, Module, type BeforeApplicationShutdown } from '@nestjs/common';
+import { type AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.tokens';
+import { DATABASE } from '../database/database.tokens';
 import type { Database } from '../database/database';
 import type { EventStore } from './event-store.port';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 import { PostgresEventStore } from './postgres-event-store';
-import { ensureEventStoreSchema } from './postgres-schema';
+import { EVENT_STORE } from './event-store.tokens';
 
-export const EVENT_STORE = Symbol('EVENT_STORE');
-
-/** EVENTSTORE_URL -> EventStoreDB; otherwise the PostgreSQL the app uses (DATABASE_URL or embedded). */
+/**
+ * EVENTSTORE_URL -> EventStoreDB; otherwise the PostgreSQL the app uses (DATABASE_URL or embedded), whose
+ * event tables `migrateStorage` has created before.
+ */
 export async function createEventStore(config: AppConfig, db: Database): Promise<EventStore> {
   const logger = new Logger('EventStore');
   if (config.EVENTSTORE_URL) {
@@ -17,7 +19,6 @@ export async function createEventStore(config: AppConfig, db: Database): Promise
     logger.log(`EventStoreDB at ${new URL(config.EVENTSTORE_URL).host}`);
     return store;
   }
-  await ensureEventStoreSchema(db.pool);
   logger.log(`Events stored in ${db.kind === 'embedded' ? 'the embedded database' : 'PostgreSQL'}`);
   return new PostgresEventStore({
     pool: db.pool,
@@ -29,7 +30,6 @@ export async function createEventStore(config: AppConfig, db: Database): Promise
   });
 }
 
-@Global()
 @Module({
   providers: [
     {

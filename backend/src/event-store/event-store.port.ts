@@ -33,7 +33,7 @@ export interface AppendResult {
 }
 
 export interface EventStore extends EventSource {
-  /** Which adapter this is: 'postgres', 'embedded' or 'eventstoredb'. */
+  /** Which adapter this is: 'postgres', 'embedded', 'eventstoredb' or 'memory' (tests). */
   readonly adapter: string;
   /** Appends all events or none; fails with WrongExpectedRevisionError when the stream is elsewhere. */
   append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;

@@ -12,6 +12,7 @@ import {
   STREAM_EXISTS,
   StreamNotFoundError,
   WrongExpectedVersionError,
+  type AllStreamResolvedEvent,
   type AppendExpectedRevision,
   type Position as EsdbPosition,
   type ResolvedEvent,
@@ -29,6 +30,37 @@ import {
   WrongExpectedRevisionError,
 } from './event-store.port';
 
+/** Where a page of $all starts: its first record, its last record, or a record's position. */
+export type AllPageStart = 'start' | 'end' | Position;
+
+/**
+ * One record of $all as a page returns it. `event` is null for what the adapter steps over (a system
+ * event, a link, an event that is not JSON); its position still tells the adapter where the page ended.
+ */
+export interface AllPageEntry {
+  readonly position: Position;
+  readonly event: RecordedEvent | null;
+}
+
+/**
+ * The adapter's only way to read $all, one bounded page at a time, so that the paging can be tested
+ * without a server. A page starting at a position may include the record at that position (the adapter
+ * steps over it). A page with fewer records than `maxCount` ends at the end of $all (reading forwards)
+ * or at its start (reading backwards).
+ */
+export interface AllPageSource {
+  readPage(direction: 'forwards' | 'backwards', from: AllPageStart, maxCount: number): Promise<readonly AllPageEntry[]>;
+}
+
+/**
+ * Page sizes. A forward page asks for what is still missing plus one (the record at the cursor may come
+ * back), but at least MIN_PAGE so that a long run of system events costs few round trips, and at most
+ * MAX_PAGE so that one page stays a bounded gRPC read.
+ */
+const MIN_PAGE = 64;
+const MAX_PAGE = 1000;
+const HEAD_PAGE = 256;
+
 function toExpected(expected: ExpectedRevision): AppendExpectedRevision {
   switch (expected) {
     case 'no_stream':
@@ -42,7 +74,11 @@ function toExpected(expected: ExpectedRevision): AppendExpectedRevision {
   }
 }
 
-function toRecorded(resolved: ResolvedEvent): RecordedEvent | null {
+function isStart(position: Position): boolean {
+  return position.commit === 0n && position.prepare === 0n;
+}
+
+function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | null {
   const event = resolved.event;
   if (!event || !event.isJson || event.type.startsWith('$')) return null;
   const position = event.position ?? resolved.commitPosition;
@@ -59,6 +95,88 @@ function toRecorded(resolved: ResolvedEvent): RecordedEvent | null {
   };
 }
 
+/** An application event, not one of the server's own (`$`-prefixed types). */
+function applicationEvent(entry: AllPageEntry): RecordedEvent | null {
+  return entry.event && !entry.event.type.startsWith('$') ? entry.event : null;
+}
+
+/**
+ * Reads $all through the client. The installed @eventstore/db-client (6.2.1, its last release) sends
+ * every read of $all with "no filter": server-side filtering of reads only exists in its successor,
+ * @kurrent/kurrentdb-client (`readAll({ filter: excludeSystemEvents() })`). System events therefore come
+ * over the wire and the adapter steps over them; the paging is what keeps a long run of them from
+ * looking like the end of $all, with or without a server-side filter.
+ */
+export class ClientAllPageSource implements AllPageSource {
+  constructor(private readonly client: EventStoreDBClient) {}
+
+  async readPage(direction: 'forwards' | 'backwards', from: AllPageStart, maxCount: number): Promise<AllPageEntry[]> {
+    const entries: AllPageEntry[] = [];
+    const fromPosition = from === 'start' ? ESDB_START : from === 'end' ? END : { commit: from.commit, prepare: from.prepare };
+    for await (const resolved of this.client.readAll({
+      direction: direction === 'forwards' ? FORWARDS : BACKWARDS,
+      fromPosition,
+      maxCount,
+    })) {
+      const position = resolved.event?.position ?? resolved.link?.position;
+      // Without a position the next page could not start after this record.
+      if (!position) throw new Error('EventStoreDB returned a record of $all without a position');
+      entries.push({ position: { commit: position.commit, prepare: position.prepare }, event: toRecorded(resolved) });
+    }
+    return entries;
+  }
+}
+
+/** Guards the paging loops: a page that does not move the cursor would be read again forever. */
+function assertMoved(direction: 'forwards' | 'backwards', last: Position, cursor: Position | null): void {
+  if (!cursor) return;
+  const moved = direction === 'forwards' ? comparePositions(last, cursor) > 0 : comparePositions(last, cursor) < 0;
+  if (!moved) throw new Error(`A ${direction} page of $all did not move past ${cursor.commit}/${cursor.prepare}`);
+}
+
+/**
+ * Up to `limit` application events strictly after `after`, page by page until `limit` are collected or
+ * a short page shows the true end of $all. Stopping after one window instead would return [] behind a
+ * long run of system events, which a replay takes for the end of the stream.
+ */
+export async function readAllPaged(pages: AllPageSource, after: Position, limit: number): Promise<RecordedEvent[]> {
+  const events: RecordedEvent[] = [];
+  if (!(limit > 0)) return events;
+  let cursor: Position | null = isStart(after) ? null : after;
+  for (;;) {
+    const pageSize = Math.min(MAX_PAGE, Math.max(MIN_PAGE, limit - events.length + 1));
+    const page = await pages.readPage('forwards', cursor ?? 'start', pageSize);
+    for (const entry of page) {
+      if (cursor && comparePositions(entry.position, cursor) <= 0) continue;
+      const event = applicationEvent(entry);
+      if (!event) continue;
+      events.push(event);
+      if (events.length === limit) return events;
+    }
+    if (page.length < pageSize) return events;
+    const last = page[page.length - 1]!.position;
+    assertMoved('forwards', last, cursor);
+    cursor = last;
+  }
+}
+
+/** The position of the newest application event, reading backwards page by page; null when there is none. */
+export async function headPositionPaged(pages: AllPageSource): Promise<Position | null> {
+  let cursor: Position | null = null;
+  for (;;) {
+    const page = await pages.readPage('backwards', cursor ?? 'end', HEAD_PAGE);
+    for (const entry of page) {
+      if (cursor && comparePositions(entry.position, cursor) >= 0) continue;
+      const event = applicationEvent(entry);
+      if (event) return event.position;
+    }
+    if (page.length < HEAD_PAGE) return null;
+    const last = page[page.length - 1]!.position;
+    assertMoved('backwards', last, cursor);
+    cursor = last;
+  }
+}
+
 /**
  * The event store on EventStoreDB, the production store of docker-compose. Its global order is the
  * server's own ($all commit/prepare positions); system events are left out.
@@ -66,7 +184,11 @@ function toRecorded(resolved: ResolvedEvent): RecordedEvent | null {
 export class EventStoreDbEventStore implements EventStore {
   readonly adapter = 'eventstoredb';
 
-  private constructor(private readonly client: EventStoreDBClient) {}
+  /** `pages` replaces the reads of $all (tests give a fake; the default reads through `client`). */
+  constructor(
+    private readonly client: EventStoreDBClient,
+    private readonly pages: AllPageSource = new ClientAllPageSource(client),
+  ) {}
 
   static connect(connectionString: string): EventStoreDbEventStore {
     return new EventStoreDbEventStore(EventStoreDBClient.connectionString(connectionString));
@@ -82,7 +204,7 @@ export class EventStoreDbEventStore implements EventStore {
             id: event.id ?? randomUUID(),
             type: event.type,
             data: event.data as Record<string, unknown>,
-            metadata: event.metadata as unknown as Record<string, unknown>,
+            metadata: event.metadata,
           }),
         ),
         { expectedRevision: toExpected(expected) },
@@ -119,20 +241,12 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   async readAll(after: Position, limit: number): Promise<RecordedEvent[]> {
-    const events: RecordedEvent[] = [];
-    const from = after.commit === 0n && after.prepare === 0n ? ESDB_START : { commit: after.commit, prepare: after.prepare };
-    // $all reads include the event at the start position and system events: read a little more and filter.
-    for await (const resolved of this.client.readAll({ direction: FORWARDS, fromPosition: from, maxCount: limit + 64 })) {
-      const recorded = toRecorded(resolved);
-      if (!recorded || comparePositions(recorded.position, after) <= 0) continue;
-      events.push(recorded);
-      if (events.length === limit) break;
-    }
-    return events;
+    return readAllPaged(this.pages, after, limit);
   }
 
   async *subscribe(after: Position, options: SubscribeOptions = {}): AsyncIterable<RecordedEvent> {
-    const from = after.commit === 0n && after.prepare === 0n ? ESDB_START : { commit: after.commit, prepare: after.prepare };
+    const from = isStart(after) ? ESDB_START : { commit: after.commit, prepare: after.prepare };
+    // Subscriptions, unlike reads, filter on the server in this client.
     const subscription = this.client.subscribeToAll({ fromPosition: from, filter: excludeSystemEvents() });
     const stop = (): void => {
       void subscription.unsubscribe();
@@ -151,15 +265,12 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   async headPosition(): Promise<Position | null> {
-    for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 200 })) {
-      const recorded = toRecorded(resolved);
-      if (recorded) return recorded.position;
-    }
-    return null;
+    return headPositionPaged(this.pages);
   }
 
+  /** One record read backwards: proves the server answers without paging through system events. */
   async ping(): Promise<void> {
-    await this.headPosition();
+    await this.pages.readPage('backwards', 'end', 1);
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@nestjs/common';
 import type { EventMetadata } from '@ppr/contracts';
-import type { Queryable } from '@ppr/projections';
+import { comparePositions, formatPosition, parsePosition, type Queryable, Wakeup } from '@ppr/projections';
 import { Client, type Pool, type PoolClient } from 'pg';
 import {
   DuplicateEventError,
@@ -14,15 +14,38 @@ import {
   type SubscribeOptions,
   WrongExpectedRevisionError,
 } from './event-store.port';
-import {
-  EXPECTED_ANY,
-  EXPECTED_NO_STREAM,
-  EXPECTED_STREAM_EXISTS,
-  WRONG_EXPECTED_REVISION_SQLSTATE,
-} from './postgres-schema';
-import { Wakeup } from './wakeup';
+import { EXPECTED_ANY, EXPECTED_NO_STREAM, EXPECTED_STREAM_EXISTS, WRONG_EXPECTED_REVISION_SQLSTATE } from './postgres-schema';
 
 const NOTIFY_CHANNEL = 'es_appended';
+
+/**
+ * While an event this process knows is committed cannot be seen yet (an older transaction is still open
+ * somewhere on the server, see `subscribe`), a subscriber looks again after 1, 2, 4, ... ms, at most this.
+ */
+const INVISIBLE_MAX_BACKOFF_MS = 20;
+
+/**
+ * NOTIFYs are coalesced: at most one in flight and at most one per this many ms; each carries the newest
+ * position appended so far. Only other processes wait for them (this process wakes its own at once).
+ */
+const NOTIFY_INTERVAL_MS = 5;
+
+/** What the store's subscribers did, for tests and benchmarks. Counters only grow. */
+export interface PostgresEventStoreStats {
+  /** Reads of the events table by subscribers (subscribers at the same place at the same time share one). */
+  subscriberReads: number;
+  /**
+   * Times a subscriber found nothing new while an event known to be committed (appended here, or
+   * announced by another process) was not yet visible, and looked again after a short backoff.
+   */
+  invisibleRetries: number;
+  /** Waits of an idle subscriber that ended at the poll interval, nothing having woken it. */
+  pollTimeouts: number;
+  /** NOTIFY statements sent (coalesced: one covers every append committed while the previous was in flight). */
+  notifiesSent: number;
+  /** Notifications received from other processes (this process's own are ignored: no self-echo). */
+  notificationsReceived: number;
+}
 
 export interface PostgresEventStoreOptions {
   readonly pool: Pool;
@@ -38,6 +61,15 @@ export interface PostgresEventStoreOptions {
   readonly logger?: Pick<Logger, 'warn' | 'error'>;
 }
 
+/** Where `appendNumbered` takes a new stream's number from, and where it puts it. */
+export interface NumberedStream {
+  /** A sequence in the store's database (its name, as `regclass` reads it). */
+  readonly sequence: string;
+  readonly streamPrefix: string;
+  /** The top-level data field that carries the number. */
+  readonly idField: string;
+}
+
 interface EventRow {
   position: string;
   tx_id: string;
@@ -50,8 +82,7 @@ interface EventRow {
   recorded_at: Date;
 }
 
-const SELECT_COLUMNS =
-  'position, tx_id, event_id, stream_id, stream_revision, type, data, metadata, recorded_at';
+const SELECT_COLUMNS = 'position, tx_id, event_id, stream_id, stream_revision, type, data, metadata, recorded_at';
 
 function toRecorded(row: EventRow): RecordedEvent {
   return {
@@ -88,6 +119,20 @@ interface PgError {
   constraint?: string;
 }
 
+/** The port's error for a failed append: a wrong expected revision, an event id stored before, or as is. */
+function appendError(error: unknown, streamId: string, expected: ExpectedRevision): unknown {
+  const pgError = error as PgError;
+  if (pgError.code === WRONG_EXPECTED_REVISION_SQLSTATE) {
+    const actual = Number(pgError.detail);
+    return new WrongExpectedRevisionError(streamId, expected, Number.isFinite(actual) ? actual : null);
+  }
+  if (pgError.code === '23505') {
+    if (pgError.constraint === 'es_events_event_id_key') return new DuplicateEventError(streamId);
+    return new WrongExpectedRevisionError(streamId, expected, null);
+  }
+  return error;
+}
+
 /**
  * The event store on PostgreSQL: a real server, or the embedded PGlite behind the wire protocol.
  */
@@ -100,8 +145,25 @@ export class PostgresEventStore implements EventStore {
   private listener: Client | undefined;
   private listenerStarting: Promise<void> | undefined;
   private readonly listenUrl: string | undefined;
-  private notifyState: 'idle' | 'sending' | 'pending' = 'idle';
+  /** The newest position this process knows is committed: its own appends, and other processes' NOTIFYs. */
+  private committedHead: Position | null = null;
+  /** Tells this process's NOTIFYs from other processes' (its own are ignored when they come back). */
+  private readonly instanceId = randomUUID();
+  /** The schema this store works in, as the LISTEN connection sees it (notifications of other schemas are ignored). */
+  private schema: string | undefined;
+  private notifyInFlight = false;
+  /** Subscribers' reads in flight, by where they read from: subscribers woken together share one. */
+  private readonly sharedReads = new Map<string, { readonly generation: number; readonly rows: Promise<RecordedEvent[]> }>();
+  /** The newest own append not yet announced by a NOTIFY. */
+  private notifyPending: Position | null = null;
   private closed = false;
+  readonly stats: PostgresEventStoreStats = {
+    subscriberReads: 0,
+    invisibleRetries: 0,
+    pollTimeouts: 0,
+    notifiesSent: 0,
+    notificationsReceived: 0,
+  };
 
   constructor(options: PostgresEventStoreOptions) {
     this.pool = options.pool;
@@ -113,27 +175,34 @@ export class PostgresEventStore implements EventStore {
 
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     const result = await this.appendWith(this.pool, streamId, events, expected);
-    this.appended();
+    this.appended(result.position);
     return result;
   }
 
   /**
    * Appends inside a transaction the caller holds, so events commit together with the caller's other
-   * writes. The caller must call `appended()` after its COMMIT so that subscribers look at once.
+   * writes. The caller must call `appended(result.position)` after its COMMIT so that subscribers look at
+   * once (and keep looking while the event is not yet visible).
    */
-  async appendWithin(
-    client: PoolClient,
-    streamId: string,
-    events: readonly NewEvent[],
-    expected: ExpectedRevision,
-  ): Promise<AppendResult> {
+  async appendWithin(client: PoolClient, streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     return this.appendWith(client, streamId, events, expected);
   }
 
-  /** Tells subscribers (in this process, and through NOTIFY in others) that new events committed. */
-  appended(): void {
+  /**
+   * Tells subscribers that events up to `position` committed: this process's at once, in-process; other
+   * processes through a NOTIFY (coalesced), which this process ignores when it comes back to it.
+   */
+  appended(position: Position): void {
+    this.noteCommitted(position);
+    if (this.listenUrl) {
+      if (!this.notifyPending || comparePositions(position, this.notifyPending) > 0) this.notifyPending = position;
+      this.sendNotify();
+    }
     this.wakeup.notify();
-    if (this.listenUrl) this.sendNotify();
+  }
+
+  private noteCommitted(position: Position): void {
+    if (!this.committedHead || comparePositions(position, this.committedHead) > 0) this.committedHead = position;
   }
 
   private async appendWith(
@@ -165,17 +234,49 @@ export class PostgresEventStore implements EventStore {
         position: { commit: BigInt(row.tx_id), prepare: BigInt(row.last_position) },
       };
     } catch (error) {
-      const pgError = error as PgError;
-      if (pgError.code === WRONG_EXPECTED_REVISION_SQLSTATE) {
-        const actual = Number(pgError.detail);
-        throw new WrongExpectedRevisionError(streamId, expected, Number.isFinite(actual) ? actual : null);
-      }
-      if (pgError.code === '23505') {
-        if (pgError.constraint === 'es_events_event_id_key') throw new DuplicateEventError(streamId);
-        throw new WrongExpectedRevisionError(streamId, expected, null);
-      }
-      throw error;
+      throw appendError(error, streamId, expected);
     }
+  }
+
+  /**
+   * Starts a new stream numbered from a PostgreSQL sequence, in one statement: the stream is
+   * `streamPrefix + nextval(sequence)`, and every event whose data has the top-level field `idField` gets
+   * the number there (what the caller put in it is replaced). Used where a new entity's number would
+   * otherwise cost a statement of its own (a ticket: `ticket_id_seq`, `ticket-{id}`, `ticketId`).
+   */
+  async appendNumbered(
+    allocation: NumberedStream,
+    events: readonly NewEvent[],
+  ): Promise<AppendResult & { readonly number: number; readonly streamId: string }> {
+    if (events.length === 0) throw new RangeError('Append needs at least one event');
+    type Row = { stream_number: string | number; next_revision: string; tx_id: string; last_position: string };
+    const { rows } = await this.pool
+      .query<Row>({
+        ...(this.adapter === 'postgres' ? { name: 'es_append_numbered' } : {}),
+        text: 'SELECT stream_number, next_revision, tx_id, last_position FROM es_append_numbered($1::regclass, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])',
+        values: [
+          allocation.sequence,
+          allocation.streamPrefix,
+          allocation.idField,
+          events.map((event) => event.id ?? randomUUID()),
+          events.map((event) => event.type),
+          events.map((event) => JSON.stringify(event.data)),
+          events.map((event) => JSON.stringify(event.metadata)),
+        ],
+      })
+      .catch((error: unknown) => {
+        throw appendError(error, `${allocation.streamPrefix}{${allocation.sequence}}`, 'no_stream');
+      });
+    const row = rows[0]!;
+    const number = Number(row.stream_number);
+    const result = {
+      number,
+      streamId: `${allocation.streamPrefix}${number}`,
+      nextExpectedRevision: Number(row.next_revision),
+      position: { commit: BigInt(row.tx_id), prepare: BigInt(row.last_position) },
+    };
+    this.appended(result.position);
+    return result;
   }
 
   async readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {
@@ -223,21 +324,65 @@ export class PostgresEventStore implements EventStore {
     return Number(rows[0]!.n);
   }
 
+  /**
+   * Catch-up then live. A read sees only events whose transaction is older than every transaction still
+   * open on the server (any database), so an event can be committed and yet invisible for as long as an
+   * older transaction stays open. When this process knows of such an event (its own append, or another
+   * process's announced by NOTIFY) and the read did not reach it, the subscriber looks again after a
+   * short backoff (1 ms doubling up to 20 ms) instead of sleeping: PostgreSQL tells nobody when a
+   * transaction ends, so this is as close to "wake when the blocking transaction ends" as it allows. Only
+   * with nothing pending does it wait for a wake-up or the poll interval.
+   */
   async *subscribe(after: Position, options: SubscribeOptions = {}): AsyncIterable<RecordedEvent> {
     const batchSize = options.batchSize ?? 1000;
     const signal = options.signal;
     if (this.listenUrl) await this.startListening();
     let position = after;
+    let backoff = 0;
     while (!signal?.aborted && !this.closed) {
       const generation = this.wakeup.current;
-      const batch = await this.readAll(position, batchSize);
+      const batch = await this.readShared(position, batchSize, generation);
       for (const event of batch) {
         if (signal?.aborted) return;
         yield event;
         position = event.position;
       }
-      if (batch.length < batchSize) await this.wakeup.wait(this.pollIntervalMs, generation, signal);
+      if (batch.length === batchSize) {
+        backoff = 0;
+        continue;
+      }
+      const head = this.committedHead;
+      if (head && comparePositions(position, head) < 0) {
+        // Committed, not visible yet: look again soon (a wake-up ends the wait earlier).
+        backoff = batch.length > 0 || backoff === 0 ? 1 : Math.min(backoff * 2, INVISIBLE_MAX_BACKOFF_MS);
+        this.stats.invisibleRetries++;
+        await this.wakeup.wait(backoff, generation, signal);
+        continue;
+      }
+      backoff = 0;
+      await this.wakeup.wait(this.pollIntervalMs, generation, signal);
+      if (this.wakeup.current === generation && !signal?.aborted && !this.closed) this.stats.pollTimeouts++;
     }
+  }
+
+  /**
+   * A subscriber's read. Subscribers woken by the same wake-up (the app's projections, after an append)
+   * read from the same place at the same moment: they share one query. Sharing only a read started in
+   * the same wake-up generation is what keeps it exact: such a read was sent after every append that
+   * this generation announced had committed. The events are shared too: consumers must not change them.
+   */
+  private readShared(after: Position, limit: number, generation: number): Promise<RecordedEvent[]> {
+    const key = `${formatPosition(after)}:${limit}`;
+    const shared = this.sharedReads.get(key);
+    if (shared && shared.generation === generation) return shared.rows;
+    this.stats.subscriberReads++;
+    const entry = { generation, rows: this.readAll(after, limit) };
+    this.sharedReads.set(key, entry);
+    const forget = (): void => {
+      if (this.sharedReads.get(key) === entry) this.sharedReads.delete(key);
+    };
+    entry.rows.then(forget, forget);
+    return entry.rows;
   }
 
   async ping(): Promise<void> {
@@ -252,28 +397,62 @@ export class PostgresEventStore implements EventStore {
     if (listener) await listener.end().catch(() => undefined);
   }
 
-  /** At most one NOTIFY in flight; appends that commit meanwhile are covered by one more. */
+  /**
+   * Announces this process's appends to other processes: at most one NOTIFY in flight and one per
+   * NOTIFY_INTERVAL_MS, carrying the newest position appended so far; appends committed meanwhile are
+   * covered by the next one. Sent outside the appends' transactions (a notifying commit takes a
+   * server-wide lock), on the LISTEN connection when there is one (it is otherwise idle), else through the
+   * pool. The payload is
+   * `<instance> <schema> <commit>/<prepare>`: the instance lets this process ignore its own notifications,
+   * the schema lets stores of other schemas in the same database ignore it, and the position tells other
+   * processes what to expect (a hint for "look again soon", never a checkpoint).
+   */
   private sendNotify(): void {
-    if (this.notifyState !== 'idle') {
-      this.notifyState = 'pending';
-      return;
-    }
-    this.notifyState = 'sending';
-    this.pool
-      .query(`SELECT pg_notify('${NOTIFY_CHANNEL}', '')`)
+    if (this.notifyInFlight || this.closed || !this.notifyPending) return;
+    const position = this.notifyPending;
+    this.notifyPending = null;
+    this.notifyInFlight = true;
+    this.stats.notifiesSent++;
+    const sentAt = Date.now();
+    const listener = this.listener;
+    const query = {
+      text: `SELECT pg_notify('${NOTIFY_CHANNEL}', concat_ws(' ', $1::text, current_schema(), $2::text))`,
+      values: [this.instanceId, formatPosition(position)],
+    };
+    (listener ? listener.query(query) : this.pool.query(query))
       .catch((error: unknown) => this.logger?.warn(`Could not send the append notification: ${String(error)}`))
       .finally(() => {
-        const again = this.notifyState === 'pending';
-        this.notifyState = 'idle';
-        if (again && !this.closed) this.sendNotify();
+        const again = (): void => {
+          this.notifyInFlight = false;
+          this.sendNotify();
+        };
+        const wait = NOTIFY_INTERVAL_MS - (Date.now() - sentAt);
+        if (wait > 0 && this.notifyPending) setTimeout(again, wait).unref();
+        else again();
       });
+  }
+
+  /** A notification on the channel: another process appended (this process's own are ignored). */
+  private received(payload: string | undefined): void {
+    const [instance, schema, position] = (payload ?? '').split(' ');
+    if (instance === this.instanceId) return;
+    if (schema !== undefined && this.schema !== undefined && schema !== this.schema) return;
+    this.stats.notificationsReceived++;
+    if (position) {
+      try {
+        this.noteCommitted(parsePosition(position));
+      } catch {
+        // Not a position (another version's payload): a plain wake-up.
+      }
+    }
+    this.wakeup.notify();
   }
 
   private startListening(): Promise<void> {
     if (this.listener || this.closed || !this.listenUrl) return Promise.resolve();
     this.listenerStarting ??= (async () => {
       const client = new Client({ connectionString: this.listenUrl });
-      client.on('notification', () => this.wakeup.notify());
+      client.on('notification', (message) => this.received(message.payload));
       client.on('error', (error) => {
         this.logger?.warn(`Event store listener lost (${error.message}); subscribers fall back to polling`);
         this.listener = undefined;
@@ -281,6 +460,7 @@ export class PostgresEventStore implements EventStore {
       });
       try {
         await client.connect();
+        this.schema = (await client.query<{ schema: string }>('SELECT current_schema() AS schema')).rows[0]!.schema;
         await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
         if (this.closed) {
           await client.end();

@@ -1,3 +1,4 @@
+import { inTransaction } from '@ppr/projections';
 import type { Pool, PoolClient } from 'pg';
 
 /** SQLSTATE raised by es_append when the stream is not at the expected revision. */
@@ -37,7 +38,9 @@ CREATE TABLE IF NOT EXISTS es_events (
 
 CREATE INDEX IF NOT EXISTS es_events_global_order ON es_events (tx_id, position);
 
-CREATE OR REPLACE FUNCTION es_append(
+-- The body of an append, once the stream's lock is held: moves the stream's revision, checks the expected
+-- revision, inserts the events. Called by es_append and es_append_numbered only.
+CREATE OR REPLACE FUNCTION es_append_locked(
   p_stream text,
   p_expected bigint,
   p_ids uuid[],
@@ -54,14 +57,6 @@ BEGIN
   IF v_count = 0 THEN
     RAISE EXCEPTION 'es_append needs at least one event';
   END IF;
-  -- The global order is (transaction id, position). A transaction id is given at a transaction's first
-  -- write, so the stream lock below must come before any write: then a later writer of the same stream
-  -- always has a larger transaction id, and a stream's events stay in revision order in the global order.
-  IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
-    RAISE EXCEPTION 'es_append must be the first write of its transaction';
-  END IF;
-  PERFORM pg_advisory_xact_lock(hashtextextended(p_stream, 7262));
-
   -- One statement moves the stream's revision and tells where it was (-1: the stream is new). A wrong
   -- expected revision raises below, which undoes this statement with everything else.
   INSERT INTO es_streams AS s (stream_id, revision) VALUES (p_stream, v_count - 1)
@@ -87,21 +82,73 @@ BEGIN
   RETURN QUERY SELECT v_current + v_count, pg_current_xact_id(), v_last;
 END
 $fn$;
+
+CREATE OR REPLACE FUNCTION es_append(
+  p_stream text,
+  p_expected bigint,
+  p_ids uuid[],
+  p_types text[],
+  p_data jsonb[],
+  p_metadata jsonb[]
+) RETURNS TABLE (next_revision bigint, tx_id xid8, last_position bigint)
+LANGUAGE plpgsql AS $fn$
+BEGIN
+  -- The global order is (transaction id, position). A transaction id is given at a transaction's first
+  -- write, so the stream lock below must come before any write: then a later writer of the same stream
+  -- always has a larger transaction id, and a stream's events stay in revision order in the global order.
+  IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
+    RAISE EXCEPTION 'es_append must be the first write of its transaction';
+  END IF;
+  PERFORM pg_advisory_xact_lock(hashtextextended(p_stream, 7262));
+  RETURN QUERY SELECT * FROM es_append_locked(p_stream, p_expected, p_ids, p_types, p_data, p_metadata);
+END
+$fn$;
+
+-- Appends the first events of a new stream numbered from a sequence, in one statement: the stream is
+-- p_prefix || nextval(p_sequence), and every event whose data has the top-level field p_id_field gets
+-- the number there. Returns the number with the usual append result.
+--
+-- nextval may give the transaction its id before the stream's lock (it WAL-logs every 32 values), which
+-- es_append refuses. It is safe here because the stream is new (expected: no stream): a writer that
+-- appended to it before makes this append fail, and any later writer takes the stream's lock first and
+-- only then gets its transaction id, after this one committed, so a larger one.
+CREATE OR REPLACE FUNCTION es_append_numbered(
+  p_sequence regclass,
+  p_prefix text,
+  p_id_field text,
+  p_ids uuid[],
+  p_types text[],
+  p_data jsonb[],
+  p_metadata jsonb[]
+) RETURNS TABLE (stream_number bigint, next_revision bigint, tx_id xid8, last_position bigint)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_number bigint := nextval(p_sequence);
+  v_stream text := p_prefix || v_number;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended(v_stream, 7262));
+  RETURN QUERY SELECT v_number, a.next_revision, a.tx_id, a.last_position
+    FROM es_append_locked(
+      v_stream,
+      ${EXPECTED_NO_STREAM},
+      p_ids,
+      p_types,
+      ARRAY(
+        SELECT CASE WHEN d.data ? p_id_field THEN jsonb_set(d.data, ARRAY[p_id_field], to_jsonb(v_number)) ELSE d.data END
+          FROM unnest(p_data) WITH ORDINALITY AS d(data, ord)
+         ORDER BY d.ord
+      ),
+      p_metadata
+    ) AS a;
+END
+$fn$;
 `;
 
 /** Creates the event store's tables and function, once, even when several processes start together. */
 export async function ensureEventStoreSchema(db: Pool | PoolClient): Promise<void> {
-  const client = 'release' in db ? db : await db.connect();
-  try {
-    await client.query('BEGIN');
+  await inTransaction(db, async (client) => {
     // Serializes concurrent starts: CREATE ... IF NOT EXISTS is not safe against itself.
     await client.query('SELECT pg_advisory_xact_lock(7262001)');
     await client.query(EVENT_STORE_DDL);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    if (!('release' in db)) (client as PoolClient).release();
-  }
+  });
 }

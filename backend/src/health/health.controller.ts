@@ -1,17 +1,24 @@
-import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Inject, Logger, Res } from '@nestjs/common';
 import type { Health } from '@ppr/contracts';
 import type { Response } from 'express';
 import type { Database } from '../database/database';
-import { DATABASE } from '../database/database.module';
-import { EVENT_STORE } from '../event-store/event-store.module';
+import { DATABASE } from '../database/database.tokens';
+import { EVENT_STORE } from '../event-store/event-store.tokens';
 import type { EventStore } from '../event-store/event-store.port';
 
-async function check(probe: () => Promise<unknown>): Promise<{ ok: boolean; error?: string }> {
+const logger = new Logger('Health');
+
+/**
+ * The answer is public: a failure says only that the part is down. The error itself (host names, user
+ * names, SQL, file paths) goes to the server log.
+ */
+async function check(part: string, probe: () => Promise<unknown>): Promise<{ ok: boolean }> {
   try {
     await probe();
     return { ok: true };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    logger.warn(`Health check: ${part} is down: ${error instanceof Error ? error.message : String(error)}`);
+    return { ok: false };
   }
 }
 
@@ -26,8 +33,8 @@ export class HealthController {
   @Get()
   async health(@Res({ passthrough: true }) response: Response): Promise<Health> {
     const [eventStore, database] = await Promise.all([
-      check(() => this.store.ping()),
-      check(() => this.db.pool.query('SELECT 1')),
+      check('the event store', () => this.store.ping()),
+      check('the database', () => this.db.pool.query('SELECT 1')),
     ]);
     const ok = eventStore.ok && database.ok;
     response.status(ok ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE);

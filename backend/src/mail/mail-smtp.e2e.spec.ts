@@ -83,7 +83,11 @@ describe('mail over SMTP', () => {
 
     const page = await request(t.app.getHttpServer()).get(`/api/customer/verify-email?token=${token}`).expect(200);
     expect(page.text).toContain('Verify my email address');
-    await request(t.app.getHttpServer()).post('/api/customer/verify-email').type('form').send({ token }).expect(303);
+    await request(t.app.getHttpServer())
+      .post('/api/customer/verify-email')
+      .type('form')
+      .send({ token, password: customer.password })
+      .expect(303);
     const login = await browser(t.app).post('/api/customer/login').send({ email: customer.email, password: customer.password }).expect(200);
     expect(login.body.emailVerified).toBe(true);
 
@@ -116,7 +120,10 @@ describe('mail over SMTP', () => {
       subject: 'News',
       text: 'Plain',
       html: '<p>Rich</p>',
-      headers: { 'List-Unsubscribe': '<https://x.example/api/unsubscribe/one-click/abc>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+      headers: {
+        'List-Unsubscribe': '<https://x.example/api/unsubscribe/one-click/abc>',
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      },
     });
     const message = await waitFor(() => smtp.inbox.find((m) => m.to.includes('reader@ok.example')));
     expect(message.raw).toMatch(/List-Unsubscribe: <https:\/\/x\.example\/api\/unsubscribe\/one-click\/abc>/);

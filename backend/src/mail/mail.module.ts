@@ -1,11 +1,12 @@
-import { Global, Logger, Module } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/config';
+import { Logger, Module } from '@nestjs/common';
+import { type AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.tokens';
 import { LogOnlyTransport, SmtpTransport } from './mail-transport';
-import { MAIL_TRANSPORT, MailService } from './mail.service';
+import { MailService } from './mail.service';
+import { MAIL_TRANSPORT } from './mail.tokens';
 import type { MailTransport } from './mail.types';
 
 /** Email for every module: account emails now, the notification sagas and marketing later. */
-@Global()
 @Module({
   providers: [
     {

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/config';
+import { type AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
-import { DATABASE } from '../database/database.module';
+import { DATABASE } from '../database/database.tokens';
 import type { MailMessage, MailOutcome, MailTransport } from './mail.types';
-
-export const MAIL_TRANSPORT = Symbol('MAIL_TRANSPORT');
+import { MAIL_TRANSPORT } from './mail.tokens';
 
 /** A row of the mail log. */
 export interface MailLogEntry {
@@ -60,10 +60,9 @@ export class MailService implements OnApplicationShutdown {
     if (id === undefined) {
       const retry = await this.retryUndelivered(message.idempotencyKey!);
       if (retry) return retry;
-      const { rows } = await this.db.pool.query<{ id: number }>(
-        'SELECT id FROM mail_messages WHERE idempotency_key = $1',
-        [message.idempotencyKey],
-      );
+      const { rows } = await this.db.pool.query<{ id: number }>('SELECT id FROM mail_messages WHERE idempotency_key = $1', [
+        message.idempotencyKey,
+      ]);
       return { status: 'duplicate', id: rows[0]!.id };
     }
     return this.attempt(id, message);
@@ -101,13 +100,17 @@ export class MailService implements OnApplicationShutdown {
     try {
       const { messageId } = await this.transport.deliver(this.config.MAIL_FROM, message);
       const status = this.transport.name === 'smtp' ? 'sent' : 'logged';
-      await this.db.pool.query(
-        `UPDATE mail_messages SET status = $2, message_id = $3, sent_at = now() WHERE id = $1`,
-        [id, status, messageId],
-      );
+      await this.db.pool.query(`UPDATE mail_messages SET status = $2, message_id = $3, sent_at = now() WHERE id = $1`, [
+        id,
+        status,
+        messageId,
+      ]);
       if (status === 'logged') {
+        // The text carries verification and reset links: printed for a developer's convenience only, never in
+        // production, where logs travel further than the mail log table does.
+        const body = this.config.NODE_ENV === 'production' ? '' : `\n${message.text}`;
         this.logger.log(
-          `Email #${id} (${message.kind}) to ${message.to}: "${message.subject}" recorded in the mail log (no SMTP_URL)\n${message.text}`,
+          `Email #${id} (${message.kind}) to ${message.to}: "${message.subject}" recorded in the mail log (no SMTP_URL)${body}`,
         );
         return { status: 'logged', id };
       }

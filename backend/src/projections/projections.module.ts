@@ -1,42 +1,29 @@
-import {
-  type BeforeApplicationShutdown,
-  Global,
-  Inject,
-  Logger,
-  Module,
-  type OnApplicationBootstrap,
-} from '@nestjs/common';
-import { migrateReadSide, ProjectionRunner, PROJECTIONS, type ReadDatabase } from '@ppr/projections';
+import { type BeforeApplicationShutdown, Inject, Logger, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { ProjectionRunner, PROJECTIONS, type ReadDatabase } from '@ppr/projections';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Database } from '../database/database';
-import { DATABASE, KYSELY } from '../database/database.module';
-import { EVENT_STORE } from '../event-store/event-store.module';
+import { DATABASE } from '../database/database.tokens';
+import { EventStoreModule } from '../event-store/event-store.module';
 import type { EventStore } from '../event-store/event-store.port';
+import { EVENT_STORE } from '../event-store/event-store.tokens';
 import { PROJECTION_RUNNER, READ_DB } from './projections.tokens';
 import { ReadYourWrites } from './read-your-writes';
 
-
 /**
- * The read side in the app: read-table migrations at start, the projection runner (live, single-active
- * across instances) and a typed kysely instance over the read tables for queries.
+ * The read side in the app: the projection runner (live, single-active across instances) and a typed
+ * kysely instance over the read tables for queries. The read tables were migrated before the app started.
  */
-@Global()
 @Module({
+  imports: [EventStoreModule],
   providers: [
     {
       provide: READ_DB,
-      // KYSELY first: the write side's migrations run before the read side's.
-      inject: [DATABASE, KYSELY],
-      useFactory: async (db: Database): Promise<Kysely<ReadDatabase>> => {
-        const readDb = new Kysely<ReadDatabase>({ dialect: new PostgresDialect({ pool: db.pool }) });
-        const applied = await migrateReadSide(readDb as Kysely<unknown>);
-        if (applied.length > 0) new Logger('Projections').log(`Read-side migrations applied: ${applied.join(', ')}`);
-        return readDb;
-      },
+      inject: [DATABASE],
+      useFactory: (db: Database): Kysely<ReadDatabase> => new Kysely<ReadDatabase>({ dialect: new PostgresDialect({ pool: db.pool }) }),
     },
     {
       provide: PROJECTION_RUNNER,
-      inject: [DATABASE, EVENT_STORE, READ_DB],
+      inject: [DATABASE, EVENT_STORE],
       useFactory: (db: Database, store: EventStore): ProjectionRunner =>
         new ProjectionRunner({
           source: store,

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { formatPosition, type Position, type ProjectionRunner } from '@ppr/projections';
-import { APP_CONFIG, type AppConfig } from '../config/config';
+import { formatPosition, type Position, type ProjectionName, type ProjectionRunner } from '@ppr/projections';
+import { type AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.tokens';
 import { PROJECTION_RUNNER } from './projections.tokens';
 
 /**
@@ -17,7 +18,7 @@ export class ReadYourWrites {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async waitFor(projections: readonly string[], position: Position | null): Promise<void> {
+  async waitFor(projections: readonly ProjectionName[], position: Position | null): Promise<void> {
     if (!position) return;
     const reached = await this.runner.waitFor(projections, position, this.config.READ_YOUR_WRITES_TIMEOUT_MS);
     if (!reached) {

@@ -62,8 +62,10 @@ export function matchesRoutePattern(pattern: string, pathname: string): boolean 
   );
 }
 
+/** Express routes case-insensitively, so `/API/...` is the API too and never a page. */
 export function isApiPath(pathname: string): boolean {
-  return pathname === '/api' || pathname.startsWith('/api/');
+  const lower = pathname.toLowerCase();
+  return lower === '/api' || lower.startsWith('/api/');
 }
 
 function readRoutes(distDir: string): SpaRoutesFile {

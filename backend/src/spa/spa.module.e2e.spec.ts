@@ -93,14 +93,21 @@ describe('SpaModule', () => {
     expect(res.text).toContain('shell');
   });
 
-  it.each(['/nope', '/admin/unknown', '/ticket', '/ticket/1/extra', '/unknown/services', '/assets/missing.js', '/.vite/manifest.json', '/%2e%2e/package.json', '/..%2f..%2fpackage.json'])(
-    'answers %s with the not-found page and a 404 status',
-    async (url) => {
-      const res = await request(app.getHttpServer()).get(url).expect(404);
-      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(res.text).toContain('404 Page Not Found');
-    },
-  );
+  it.each([
+    '/nope',
+    '/admin/unknown',
+    '/ticket',
+    '/ticket/1/extra',
+    '/unknown/services',
+    '/assets/missing.js',
+    '/.vite/manifest.json',
+    '/%2e%2e/package.json',
+    '/..%2f..%2fpackage.json',
+  ])('answers %s with the not-found page and a 404 status', async (url) => {
+    const res = await request(app.getHttpServer()).get(url).expect(404);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.text).toContain('404 Page Not Found');
+  });
 
   it('leaves /api paths to the API, including its own 404s', async () => {
     await request(app.getHttpServer()).get('/api/probe').expect(200, { ok: true });

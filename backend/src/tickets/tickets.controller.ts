@@ -1,32 +1,35 @@
-import { Body, Controller, Get, HttpCode, NotFoundException, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import {
-  type CreatedTicket,
-  supportRequestSchema,
-  type SupportRequest,
-  ticketIdParamSchema,
-  type TicketSummary,
-} from '@ppr/contracts';
+import { type CreatedTicket, supportRequestSchema, type SupportRequest, type TicketSummary, ticketStreamId } from '@ppr/contracts';
 import type { Request } from 'express';
 import { currentCustomer } from '../auth/principal';
-import { requestContext } from '../common/request-context';
+import { PublicFormLimits } from '../auth/public-form-limit';
+import { RateLimiter } from '../auth/rate-limiter';
+import { type RequestContext, requestContext } from '../common/request-context';
 import { ZodBodyPipe } from '../common/zod-validation.pipe';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.tokens';
+import type { Database } from '../database/database';
+import { DATABASE } from '../database/database.tokens';
+import type { EventStore, Position } from '../event-store/event-store.port';
+import { EVENT_STORE } from '../event-store/event-store.tokens';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  idempotencyKeyHash,
+  parseIdempotencyKey,
+  reserveTicketId,
+  supportRequestHash,
+} from './idempotency/support-request-idempotency';
 import { ReadYourWrites } from '../projections/read-your-writes';
 import { CreateTicketCommand } from './commands/create-ticket.command';
+import { nextTicketId } from './ticket-policy';
+import { TicketDomainError } from './domain/ticket.decide';
 import { GetTicketDetailQuery } from './queries/customer-ticket.queries';
 import { GetTicketSummaryQuery } from './queries/get-ticket-summary.query';
-
-export const TICKET_NOT_FOUND = 'Ticket not found';
+import { parseTicketId, TICKET_NOT_FOUND } from './ticket-id';
 
 /** Tickets a browser session remembers having submitted (the newest ones). */
 const MAX_SESSION_TICKETS = 50;
-
-/** A path id that is not a ticket number gets the same 404 as a number that is not a ticket. */
-export function parseTicketId(raw: string): number {
-  const parsed = ticketIdParamSchema.safeParse(raw);
-  if (!parsed.success) throw new NotFoundException({ message: TICKET_NOT_FOUND });
-  return parsed.data;
-}
 
 @Controller()
 export class TicketsController {
@@ -34,7 +37,15 @@ export class TicketsController {
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     private readonly readYourWrites: ReadYourWrites,
-  ) {}
+    limiter: RateLimiter,
+    @Inject(DATABASE) private readonly db: Database,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+  ) {
+    this.formLimits = new PublicFormLimits(limiter, config);
+  }
+
+  private readonly formLimits: PublicFormLimits;
 
   @Post('support-request')
   @HttpCode(201)
@@ -43,14 +54,51 @@ export class TicketsController {
     @Req() request: Request,
   ): Promise<CreatedTicket> {
     const customer = currentCustomer(request);
-    const context = customer
-      ? requestContext(request, { kind: 'customer', id: String(customer.id) })
-      : requestContext(request);
-    const result = await this.commands.execute(new CreateTicketCommand(body, customer?.id ?? null, context));
-    await this.readYourWrites.waitFor(['tickets'], result.position);
-    // The submitting browser session may read the summary (payment, confirmation pages); nobody else can.
-    request.session.ticketIds = [...(request.session.ticketIds ?? []), result.ticketId].slice(-MAX_SESSION_TICKETS);
-    return { id: result.ticketId };
+    // Order: the body was validated (400), then the key's format (400), then the submission is counted (429),
+    // and only then is anything written: bad or refused input writes no key, ticket or session.
+    const idempotencyKey = parseIdempotencyKey(request.header(IDEMPOTENCY_KEY_HEADER));
+    await this.formLimits.consume('support-request', request);
+    const context = customer ? requestContext(request, { kind: 'customer', id: String(customer.id) }) : requestContext(request);
+    // With a key, the ticket id is the key's (allocated once), so a retry re-creates the same ticket at most.
+    const reservedId =
+      idempotencyKey === undefined
+        ? undefined
+        : await reserveTicketId(this.db.pool, {
+            keyHash: idempotencyKeyHash(idempotencyKey, customer?.id ?? null),
+            requestHash: supportRequestHash(body),
+            ttlHours: this.config.IDEMPOTENCY_KEY_HOURS,
+            allocate: () => nextTicketId(this.db.pool),
+          });
+    const { ticketId, position } = await this.createTicket(body, customer?.id ?? null, context, reservedId);
+    await this.readYourWrites.waitFor(['tickets'], position);
+    // The submitting browser session may read the summary (payment, confirmation pages); nobody else can. A
+    // retry adds the id to the retrying session (its first answer, and cookie, may have been lost).
+    const remembered = (request.session.ticketIds ?? []).filter((id) => id !== ticketId);
+    request.session.ticketIds = [...remembered, ticketId].slice(-MAX_SESSION_TICKETS);
+    return { id: ticketId };
+  }
+
+  /**
+   * Creates the ticket. A pre-allocated id that already has a ticket was created by an earlier or a parallel
+   * request with the same idempotency key (the stream is appended with 'no_stream', so only one creation
+   * wins): the answer is that ticket.
+   */
+  private async createTicket(
+    body: SupportRequest,
+    userId: number | null,
+    context: RequestContext,
+    ticketId: number | undefined,
+  ): Promise<{ ticketId: number; position: Position | null }> {
+    try {
+      const result = await this.commands.execute(new CreateTicketCommand(body, userId, context, { ticketId }));
+      return { ticketId: result.ticketId, position: result.position };
+    } catch (error) {
+      if (ticketId === undefined || !(error instanceof TicketDomainError && error.code === 'ticket_already_exists')) {
+        throw error;
+      }
+      const events = await this.store.readStream(ticketStreamId(ticketId));
+      return { ticketId, position: events.at(-1)?.position ?? null };
+    }
   }
 
   /** Only to the session that submitted the ticket or to the customer who owns it; anyone else gets the 404. */

@@ -46,11 +46,7 @@ describe('support request and ticket endpoints', () => {
   });
 
   it('records the creation as a TicketCreated event with actor, correlation, causation and time', async () => {
-    const created = await http()
-      .post('/api/support-request')
-      .set('X-Request-Id', 'req-abc-123')
-      .send(valid)
-      .expect(201);
+    const created = await http().post('/api/support-request').set('X-Request-Id', 'req-abc-123').send(valid).expect(201);
     const [event] = await t.store.readStream(`ticket-${created.body.id}`);
     expect(event).toMatchObject({
       type: 'TicketCreated',
@@ -74,7 +70,10 @@ describe('support request and ticket endpoints', () => {
   });
 
   it('waives the fee for the configured customer, by email or by contact name', async () => {
-    for (const body of [{ ...valid, email: 'Waived@Example.com' }, { ...valid, contactName: 'pat free' }]) {
+    for (const body of [
+      { ...valid, email: 'Waived@Example.com' },
+      { ...valid, contactName: 'pat free' },
+    ]) {
       const created = await http().post('/api/support-request').send(body).expect(201);
       const summary = await http().get(`/api/ticket/${created.body.id}`).expect(200);
       expect(summary.body.paymentStatus).toBe('completed');
@@ -158,7 +157,9 @@ describe('support request and ticket endpoints', () => {
       const response = await http()
         .post('/api/support-request')
         .set('Content-Type', 'application/json')
-        .send(`{"businessName":"A","contactName":"B","email":"a@b.co","phone":"2025550143","serviceCategory":"windows","issueDescription":"long enough text","__proto__":{"admin":true}}`)
+        .send(
+          `{"businessName":"A","contactName":"B","email":"a@b.co","phone":"2025550143","serviceCategory":"windows","issueDescription":"long enough text","__proto__":{"admin":true}}`,
+        )
         .expect(400);
       expect(response.body.errors).toEqual([{ path: '__proto__', message: 'Unknown field "__proto__"' }]);
     });
@@ -174,11 +175,7 @@ describe('support request and ticket endpoints', () => {
 
     it('rejects a body that is not an object', async () => {
       for (const body of ['[1,2]', '"text"']) {
-        const response = await http()
-          .post('/api/support-request')
-          .set('Content-Type', 'application/json')
-          .send(body)
-          .expect(400);
+        const response = await http().post('/api/support-request').set('Content-Type', 'application/json').send(body).expect(400);
         expect(response.body.message).toMatch(/JSON object|not valid JSON/);
       }
       const noJson = await http().post('/api/support-request').send('businessName=x').expect(400);

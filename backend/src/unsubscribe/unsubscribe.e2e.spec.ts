@@ -100,11 +100,7 @@ describe('unsubscribe', () => {
 
   it('the one-click URL unsubscribes on a bare POST from a mail provider (no header, no cookie)', async () => {
     const token = await subscriber('oneclick@example.com');
-    const response = await raw()
-      .post(`/api/unsubscribe/one-click/${token}`)
-      .type('form')
-      .send('List-Unsubscribe=One-Click')
-      .expect(200);
+    const response = await raw().post(`/api/unsubscribe/one-click/${token}`).type('form').send('List-Unsubscribe=One-Click').expect(200);
     expect(response.body).toEqual({ message: accountMessages.unsubscribed });
     expect((await subscription('oneclick@example.com'))[0]!.subscribed).toBe(false);
     await raw().post(`/api/unsubscribe/one-click/${token}`).type('form').send('List-Unsubscribe=One-Click').expect(200);

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/config';
+import { type AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
-import { DATABASE } from '../database/database.module';
+import { DATABASE } from '../database/database.tokens';
 import * as subscriptions from './subscriptions.repository';
 
 /** Marketing subscriptions: the unsubscribe page and links, and the headers marketing emails carry. */

@@ -1,5 +1,6 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
+import { AppErrorBoundary } from '../components/errors/app-error-boundary';
 import { SiteFooter } from '../components/layout/site-footer';
 import { SiteHeader } from '../components/layout/site-header';
 import { Toaster } from '../components/layout/toaster';
@@ -29,6 +30,7 @@ function useFocusMainOnNavigate(main: React.RefObject<HTMLElement | null>) {
 
 export function RootLayout() {
   const mainRef = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
   useFocusMainOnNavigate(mainRef);
   return (
     <div className="flex min-h-screen flex-col">
@@ -41,9 +43,12 @@ export function RootLayout() {
       <RouteHead />
       <SiteHeader />
       <main id="main" ref={mainRef} tabIndex={-1} className="flex-1 outline-none">
-        <Suspense fallback={<PageLoading />}>
-          <Outlet />
-        </Suspense>
+        {/* Inside <main>: a failing page keeps the header, footer and navigation; moving to another page clears it. */}
+        <AppErrorBoundary resetKey={pathname}>
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
+        </AppErrorBoundary>
       </main>
       <SiteFooter />
       <Toaster />

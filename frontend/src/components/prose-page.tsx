@@ -7,7 +7,17 @@ export interface ProseSection {
 }
 
 /** A page of headed text sections: the about page and the legal pages. */
-export function ProsePage({ title, lead, sections, footer }: { title: string; lead?: string; sections: readonly ProseSection[]; footer?: ReactNode }) {
+export function ProsePage({
+  title,
+  lead,
+  sections,
+  footer,
+}: {
+  title: string;
+  lead?: string;
+  sections: readonly ProseSection[];
+  footer?: ReactNode;
+}) {
   return (
     <>
       <PageHero title={title} {...(lead === undefined ? {} : { lead })} />

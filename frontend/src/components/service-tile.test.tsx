@@ -9,7 +9,11 @@ describe('ServiceTile', () => {
   it('shows at most five subtopics', () => {
     renderWithApp(<ServiceTile icon="monitor" name="Windows" description="Desktop help" subtopics={subtopics} />);
     const list = screen.getByRole('list', { name: 'Windows: examples' });
-    expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['One', 'Two', 'Three', 'Four', 'Five']);
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['One', 'Two', 'Three', 'Four', 'Five']);
     expect(screen.queryByText('Six')).not.toBeInTheDocument();
   });
 

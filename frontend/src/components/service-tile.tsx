@@ -36,7 +36,7 @@ export function ServiceTile({ icon, name, description, subtopics, headingLevel =
       <div className="mt-auto flex items-center justify-between gap-3 border-t border-slate-100 pt-4">
         <span className="text-sm font-medium text-slate-600">Price after diagnosis</span>
         <Link
-          to={paths.supportRequest}
+          to={paths.supportRequest.getHref()}
           className="rounded-md bg-brand-700 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-800"
         >
           Request Support<span className="sr-only"> for {name}</span>

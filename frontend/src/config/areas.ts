@@ -56,7 +56,7 @@ export const SERVICE_AREAS: readonly ServiceArea[] = [
     name: 'Maryland',
     fullName: 'Maryland',
     description:
-      'We support offices across Montgomery, Prince George\'s and Howard counties with remote help first and onsite visits when hands are needed.',
+      "We support offices across Montgomery, Prince George's and Howard counties with remote help first and onsite visits when hands are needed.",
     metaDescription:
       'Maryland IT support for small and medium businesses: remote help desk, onsite computer repair, networks, backups and security across the state.',
     variant: 'it-support',
@@ -206,7 +206,7 @@ export const SERVICE_AREAS: readonly ServiceArea[] = [
     name: 'Silver Spring',
     fullName: 'Silver Spring, Maryland',
     description:
-      'Laptop won\'t boot, desktop crawling, or a virus warning that won\'t go away? Silver Spring residents and businesses bring us their computer problems, from downtown Silver Spring to Wheaton and Takoma Park.',
+      "Laptop won't boot, desktop crawling, or a virus warning that won't go away? Silver Spring residents and businesses bring us their computer problems, from downtown Silver Spring to Wheaton and Takoma Park.",
     metaDescription:
       'Computer repair in Silver Spring, MD: laptop and desktop repair, virus removal, data recovery and upgrades, with same-day onsite and remote service.',
     variant: 'computer-repair',
@@ -228,7 +228,5 @@ export function findServiceArea(id: string): ServiceArea | undefined {
 }
 
 export function regionalPageTitle(area: ServiceArea): string {
-  return area.variant === 'computer-repair'
-    ? `Computer Repair Services in ${area.name}`
-    : `IT Support Services in ${area.name}`;
+  return area.variant === 'computer-repair' ? `Computer Repair Services in ${area.name}` : `IT Support Services in ${area.name}`;
 }

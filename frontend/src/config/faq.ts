@@ -28,11 +28,13 @@ export const FAQ_SECTIONS: readonly FaqSection[] = [
       },
       {
         question: 'Do you work with home users or only businesses?',
-        answer: 'Both. Most of our clients are small and medium businesses, but we also repair personal laptops and desktops and set up home offices and home networks.',
+        answer:
+          'Both. Most of our clients are small and medium businesses, but we also repair personal laptops and desktops and set up home offices and home networks.',
       },
       {
         question: 'Who will work on my computer?',
-        answer: 'A certified Systems Engineer on our own staff, never an anonymous call center. Security-cleared engineers are available for work in government and contractor offices in DC.',
+        answer:
+          'A certified Systems Engineer on our own staff, never an anonymous call center. Security-cleared engineers are available for work in government and contractor offices in DC.',
       },
     ],
   },
@@ -46,11 +48,13 @@ export const FAQ_SECTIONS: readonly FaqSection[] = [
       },
       {
         question: 'Can you fix my problem remotely?',
-        answer: 'Most software, email, account and configuration problems are solved in a secure remote session. If the problem is hardware or the computer will not start, we schedule an onsite visit.',
+        answer:
+          'Most software, email, account and configuration problems are solved in a secure remote session. If the problem is hardware or the computer will not start, we schedule an onsite visit.',
       },
       {
         question: 'Which brands and systems do you support?',
-        answer: 'All major brands of laptops and desktops, including Dell, HP, Lenovo, Microsoft Surface, ASUS and Acer, along with Windows, Windows Server, Microsoft 365, Exchange, Hyper-V, VMware and Azure.',
+        answer:
+          'All major brands of laptops and desktops, including Dell, HP, Lenovo, Microsoft Surface, ASUS and Acer, along with Windows, Windows Server, Microsoft 365, Exchange, Hyper-V, VMware and Azure.',
       },
       {
         question: 'What if the same problem comes back?',
@@ -72,7 +76,8 @@ export const FAQ_SECTIONS: readonly FaqSection[] = [
       },
       {
         question: 'Can I get a refund?',
-        answer: 'The diagnostic fee is non-refundable unless we do not respond within 24 hours of payment or the issue turns out to be outside our scope. Other refund requests are accepted within 7 days of service completion; see our refund policy for details.',
+        answer:
+          'The diagnostic fee is non-refundable unless we do not respond within 24 hours of payment or the issue turns out to be outside our scope. Other refund requests are accepted within 7 days of service completion; see our refund policy for details.',
       },
       {
         question: 'Which payment methods do you accept?',

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import { messageResponseSchema, unsubscribeTokenInfoSchema } from '@ppr/contracts';
 import { apiRequest, ApiRequestError } from './api-client';
 
 describe('apiRequest', () => {
@@ -8,9 +8,9 @@ describe('apiRequest', () => {
   });
 
   it('sends credentials, JSON and the X-Requested-With header the server requires on mutations', async () => {
-    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ ok: true }), { status: 200 }));
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ message: 'Unsubscribed' }), { status: 200 }));
     vi.stubGlobal('fetch', fetchMock);
-    await apiRequest('/api/unsubscribe', z.object({ ok: z.boolean() }), { method: 'POST', body: { email: 'a@b.co' } });
+    await apiRequest('/api/unsubscribe', messageResponseSchema, { method: 'POST', body: { email: 'a@b.co' } });
     const [path, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(path).toBe('/api/unsubscribe');
     expect(init).toMatchObject({ method: 'POST', credentials: 'include', body: JSON.stringify({ email: 'a@b.co' }) });
@@ -18,8 +18,11 @@ describe('apiRequest', () => {
   });
 
   it('turns a non-OK answer into "{status}: {body}" with the server message', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ message: 'Unsubscribe link not found' }), { status: 404 })));
-    const failure = apiRequest('/api/unsubscribe/x', z.object({ email: z.string() }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ message: 'Unsubscribe link not found' }), { status: 404 })),
+    );
+    const failure = apiRequest('/api/unsubscribe/x', unsubscribeTokenInfoSchema);
     await expect(failure).rejects.toBeInstanceOf(ApiRequestError);
     await failure.catch((error: ApiRequestError) => {
       expect(error.status).toBe(404);

@@ -1,4 +1,4 @@
-import { absoluteUrl, type PageMeta } from '../config/pages';
+import { absoluteUrl, type PageMeta } from '../config/paths';
 import { localBusinessJsonLd } from './structured-data';
 
 function escapeHtml(value: string): string {
@@ -7,20 +7,17 @@ function escapeHtml(value: string): string {
 
 /** The head tags of a page as HTML, for the prerendered files. */
 export function renderHeadTags(meta: PageMeta, siteName: string): string {
-  const tags = [
-    `<title>${escapeHtml(meta.title)}</title>`,
-    `<meta name="description" content="${escapeHtml(meta.description)}" />`,
-  ];
+  const tags = [`<title>${escapeHtml(meta.title)}</title>`, `<meta name="description" content="${escapeHtml(meta.description)}" />`];
   if (meta.noindex) tags.push('<meta name="robots" content="noindex" />');
   if (meta.canonicalPath !== null) {
     const url = absoluteUrl(meta.canonicalPath);
     tags.push(`<link rel="canonical" href="${escapeHtml(url)}" />`, `<meta property="og:url" content="${escapeHtml(url)}" />`);
   }
   tags.push(
-    `<meta property="og:type" content="website" />`,
+    `<meta property="og:type" content="${escapeHtml(meta.openGraph.type)}" />`,
     `<meta property="og:site_name" content="${escapeHtml(siteName)}" />`,
-    `<meta property="og:title" content="${escapeHtml(meta.title)}" />`,
-    `<meta property="og:description" content="${escapeHtml(meta.description)}" />`,
+    `<meta property="og:title" content="${escapeHtml(meta.openGraph.title)}" />`,
+    `<meta property="og:description" content="${escapeHtml(meta.openGraph.description)}" />`,
     `<meta name="twitter:card" content="summary" />`,
   );
   if (!meta.noindex) {
@@ -50,8 +47,9 @@ export function applyHeadTags(meta: PageMeta): void {
   document.title = meta.title;
   setMeta('name', 'description', meta.description);
   setMeta('name', 'robots', meta.noindex ? 'noindex' : null);
-  setMeta('property', 'og:title', meta.title);
-  setMeta('property', 'og:description', meta.description);
+  setMeta('property', 'og:type', meta.openGraph.type);
+  setMeta('property', 'og:title', meta.openGraph.title);
+  setMeta('property', 'og:description', meta.openGraph.description);
   const url = meta.canonicalPath === null ? null : absoluteUrl(meta.canonicalPath);
   setMeta('property', 'og:url', url);
   let canonical = document.head.querySelector<HTMLLinkElement>('link[rel="canonical"]');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getPageMeta } from '../config/pages';
+import { getPageMeta } from '../config/paths';
 import { renderHeadTags } from './document-head';
 import { openingHours, to24h } from './structured-data';
 

@@ -20,7 +20,12 @@ function emit(): void {
 /** Shows a toast; only one toast is on screen at a time, so a new one replaces the last. */
 export function toast(input: { title: string; description?: string; variant?: ToastMessage['variant'] }): number {
   const id = nextId++;
-  const message: ToastMessage = { id, title: input.title, variant: input.variant ?? 'default', ...(input.description === undefined ? {} : { description: input.description }) };
+  const message: ToastMessage = {
+    id,
+    title: input.title,
+    variant: input.variant ?? 'default',
+    ...(input.description === undefined ? {} : { description: input.description }),
+  };
   current = [message];
   emit();
   return id;
@@ -39,5 +44,9 @@ function subscribe(listener: Listener): () => void {
 const empty: readonly ToastMessage[] = [];
 
 export function useToasts(): readonly ToastMessage[] {
-  return useSyncExternalStore(subscribe, () => current, () => empty);
+  return useSyncExternalStore(
+    subscribe,
+    () => current,
+    () => empty,
+  );
 }

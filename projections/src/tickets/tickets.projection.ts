@@ -1,21 +1,29 @@
-import { parseEventData, TICKET_EVENT_TYPES, type TicketEventType } from '@ppr/contracts';
+import { parseEventData, TICKET_EVENT_TYPES, type TicketEventType, ticketReference } from '@ppr/contracts';
+import type { Updateable } from 'kysely';
+import type { ReadDatabase } from '../database';
 import type { RecordedEvent } from '../event-source';
 import type { Projection, RowOperation } from '../projection';
+import type { TicketsTable } from './tickets.table';
 
-const TABLE = 'tickets';
+/** The one table this projection writes: anything else does not compile. */
+type TicketTables = Pick<ReadDatabase, 'tickets'>;
 
-function update(ticketId: number, event: RecordedEvent, values: Record<string, unknown>): RowOperation[] {
-  return [{ kind: 'update', table: TABLE, key: ticketId, values: { ...values, last_updated: event.metadata.occurredAt } }];
+function update(ticketId: number, event: RecordedEvent, values: Updateable<TicketsTable>): RowOperation<TicketTables>[] {
+  return [{ kind: 'update', table: 'tickets', key: ticketId, values: { ...values, last_updated: event.metadata.occurredAt } }];
 }
 
 function isTicketEvent(type: string): type is TicketEventType {
   return (TICKET_EVENT_TYPES as readonly string[]).includes(type);
 }
 
-/** The ticket read table: admin list, customer dashboard and ticket detail. */
-export const ticketsProjection: Projection = {
+/**
+ * The ticket read table: admin list, customer dashboard and ticket detail. The payment columns follow the
+ * domain's payment state: each payment event replaces it as a whole, so it also clears what belonged to
+ * the state before (a waiver does not survive a refund or an admin's override).
+ */
+export const ticketsProjection: Projection<'tickets', TicketTables> = {
   name: 'tickets',
-  tables: [{ name: TABLE, key: 'id', keyType: 'integer' }],
+  tables: [{ name: 'tickets', key: 'id', keyType: 'integer' }],
   eventTypes: TICKET_EVENT_TYPES,
   project(event) {
     if (!isTicketEvent(event.type)) return [];
@@ -26,11 +34,11 @@ export const ticketsProjection: Projection = {
         return [
           {
             kind: 'insert',
-            table: TABLE,
+            table: 'tickets',
             key: data.ticketId,
             values: {
               id: data.ticketId,
-              reference: `PPR-${new Date(at).getUTCFullYear()}-${data.ticketId}`,
+              reference: ticketReference(data.ticketId, at),
               business_name: data.businessName,
               contact_name: data.contactName,
               email: data.email,
@@ -49,13 +57,21 @@ export const ticketsProjection: Projection = {
               tawk_to_ticket_id: null,
               created_at: at,
               last_updated: at,
+              fee_settled_at: null,
+              first_response_at: null,
             },
           },
         ];
       }
       case 'TicketPaymentReceived': {
         const data = parseEventData('TicketPaymentReceived', event.data);
-        return update(data.ticketId, event, { payment_status: 'completed', stripe_payment_intent_id: data.paymentIntentId });
+        // The fee is paid: the response clock starts (the decider records a payment only on an unpaid fee).
+        return update(data.ticketId, event, {
+          payment_status: 'completed',
+          stripe_payment_intent_id: data.paymentIntentId,
+          fee_settled_at: at,
+          first_response_at: null,
+        });
       }
       case 'TicketFeeWaived': {
         const data = parseEventData('TicketFeeWaived', event.data);
@@ -64,14 +80,33 @@ export const ticketsProjection: Projection = {
           fee_waiver: data.kind,
           payment_notes: data.notes,
           ...(data.paymentIntentId !== null ? { stripe_payment_intent_id: data.paymentIntentId } : {}),
+          fee_settled_at: at,
+          first_response_at: null,
         });
       }
       case 'TicketPaymentUpdated': {
+        // The admin's payment override sets the payment state outright: whatever waiver there was is gone.
         const data = parseEventData('TicketPaymentUpdated', event.data);
+        // As in the decider: a payment recorded by hand neither starts nor stops the response clock; an
+        // override that makes the fee owed (or refunded) stops it.
         return update(data.ticketId, event, {
           payment_status: data.paymentStatus,
           stripe_payment_intent_id: data.stripePaymentIntentId,
           payment_notes: data.paymentNotes,
+          fee_waiver: null,
+          ...(data.paymentStatus === 'completed' ? {} : { fee_settled_at: null, first_response_at: null }),
+        });
+      }
+      case 'TicketPaymentRefunded': {
+        // A refund recorded by an admin may name no payment intent: the row keeps the one that was paid.
+        const data = parseEventData('TicketPaymentRefunded', event.data);
+        return update(data.ticketId, event, {
+          payment_status: 'refunded',
+          payment_notes: data.reason,
+          fee_waiver: null,
+          ...(data.paymentIntentId !== null ? { stripe_payment_intent_id: data.paymentIntentId } : {}),
+          fee_settled_at: null,
+          first_response_at: null,
         });
       }
       case 'TicketStatusChanged': {
@@ -85,6 +120,15 @@ export const ticketsProjection: Projection = {
       case 'TicketLinkedToCustomer': {
         const data = parseEventData('TicketLinkedToCustomer', event.data);
         return update(data.ticketId, event, { user_id: data.userId });
+      }
+      case 'TicketEngineerAssigned': {
+        const data = parseEventData('TicketEngineerAssigned', event.data);
+        return update(data.ticketId, event, { engineer_id: data.engineerId });
+      }
+      case 'TicketResponded': {
+        // Staff's first action after the payment or waiver: the response clock stops.
+        const data = parseEventData('TicketResponded', event.data);
+        return update(data.ticketId, event, { first_response_at: at });
       }
       default: {
         const unhandled: never = event.type;

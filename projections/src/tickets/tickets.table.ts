@@ -1,7 +1,9 @@
+import type { FeeWaiverKind, PaymentStatus, TicketStatus } from '@ppr/contracts';
 import type { ColumnType } from 'kysely';
 
 /** Timestamps are written as ISO strings and read back as Dates. */
 type Timestamp = ColumnType<Date, string, string>;
+type NullableTimestamp = ColumnType<Date | null, string | null, string | null>;
 /** Filled by PostgreSQL (generated columns): readable, never written. */
 type GeneratedAlways<T> = ColumnType<T, never, never>;
 
@@ -16,19 +18,25 @@ export interface TicketsTable {
   address: string | null;
   service_category: string;
   issue_description: string;
-  status: string;
-  payment_status: string;
+  status: TicketStatus;
+  payment_status: PaymentStatus;
   stripe_payment_intent_id: string | null;
   payment_notes: string | null;
-  fee_waiver: string | null;
+  fee_waiver: FeeWaiverKind | null;
   admin_notes: string | null;
   user_id: number | null;
   engineer_id: number | null;
   tawk_to_ticket_id: string | null;
   created_at: Timestamp;
   last_updated: Timestamp;
-  /** '$0 Diagnostic' | 'Paid' | 'Free Diagnostic' | 'Not Paid', derived by PostgreSQL. */
+  /** 'Refunded' | '$0 Diagnostic' | 'Paid' | 'Free Diagnostic' | 'Not Paid', derived by PostgreSQL. */
   payment_display: GeneratedAlways<string>;
   /** Lower-cased business name, contact name, email and reference, for the admin search. */
   search_text: GeneratedAlways<string>;
+  /** When the fee was paid (by the gateway) or waived: the response clock starts. NULL: no clock. */
+  fee_settled_at: NullableTimestamp;
+  /** The first staff action (status, notes, engineer) after that (TicketResponded). */
+  first_response_at: NullableTimestamp;
+  /** fee_settled_at while nobody has responded, else NULL (derived by PostgreSQL). */
+  awaiting_since: GeneratedAlways<Date | null>;
 }

@@ -1,13 +1,16 @@
 import {
+  DIAGNOSTIC_FEE_CURRENCY,
   FREE_DIAGNOSTIC_NOTE,
-  TICKET_STATUSES,
   ZERO_COST_NOTE,
   ZERO_COST_PAYMENT_INTENT_ID,
   type FeeWaiverKind,
   type PaymentStatus,
   type TicketStatus,
 } from '@ppr/contracts';
-import type { Ticket, TicketEvent, TicketFields } from './ticket';
+import { evolve, initialState, paymentStatusOf, type CreatedTicket, type Payment, type Ticket, type TicketEvent } from './ticket';
+import { TicketDomainError } from '../ticket-errors';
+
+export { TicketDomainError, type TicketErrorCode } from '../ticket-errors';
 
 export interface CreateTicket {
   readonly type: 'CreateTicket';
@@ -27,6 +30,7 @@ export interface CreateTicket {
   };
 }
 
+/** A payment the gateway verified (webhook or server-side retrieve). Never the browser's word. */
 export interface RecordPayment {
   readonly type: 'RecordPayment';
   readonly data: { readonly paymentIntentId: string; readonly amountCents: number; readonly currency: string };
@@ -37,6 +41,7 @@ export interface WaiveFee {
   readonly data: { readonly kind: FeeWaiverKind; readonly notes: string | null };
 }
 
+/** The admin's payment override (PATCH /api/admin/tickets/{id}/payment): sets the payment state outright. */
 export interface UpdatePayment {
   readonly type: 'UpdatePayment';
   readonly data: {
@@ -46,9 +51,15 @@ export interface UpdatePayment {
   };
 }
 
+/** The fee given back in full. `paymentIntentId`, when given, must be the payment being refunded. */
+export interface RefundPayment {
+  readonly type: 'RefundPayment';
+  readonly data: { readonly paymentIntentId: string | null; readonly reason: string | null };
+}
+
 export interface ChangeStatus {
   readonly type: 'ChangeStatus';
-  readonly data: { readonly status: string };
+  readonly data: { readonly status: TicketStatus };
 }
 
 export interface UpdateNotes {
@@ -61,47 +72,39 @@ export interface LinkToCustomer {
   readonly data: { readonly userId: number };
 }
 
-export type TicketCommand =
-  | CreateTicket
-  | RecordPayment
-  | WaiveFee
-  | UpdatePayment
-  | ChangeStatus
-  | UpdateNotes
-  | LinkToCustomer;
-
-export type TicketErrorCode =
-  | 'ticket_not_found'
-  | 'ticket_already_exists'
-  | 'fee_already_paid'
-  | 'fee_waived'
-  | 'payment_amount_mismatch'
-  | 'unknown_status'
-  | 'linked_to_another_customer';
-
-/** A command that makes no sense for the ticket as it is. */
-export class TicketDomainError extends Error {
-  override readonly name = 'TicketDomainError';
-  constructor(
-    readonly code: TicketErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
+/**
+ * An admin puts an engineer on the ticket (null takes the engineer off). The caller has checked that the
+ * engineer exists and is active (the engineers table is not the ticket's state).
+ */
+export interface AssignEngineer {
+  readonly type: 'AssignEngineer';
+  readonly data: { readonly engineerId: number | null };
 }
 
-type Created = { readonly kind: 'created' } & TicketFields;
+export type TicketCommand =
+  CreateTicket | RecordPayment | WaiveFee | UpdatePayment | RefundPayment | ChangeStatus | UpdateNotes | LinkToCustomer | AssignEngineer;
 
-function existing(state: Ticket): Created {
+function existing(state: Ticket): CreatedTicket {
   if (state.kind !== 'created') throw new TicketDomainError('ticket_not_found', 'Ticket not found');
   return state;
 }
 
-function activate(ticket: Created): TicketEvent[] {
+/** Settling the fee of a ticket that waits for it makes the ticket active (an explicit status event). */
+function activate(ticket: CreatedTicket): TicketEvent[] {
   return ticket.status === 'pending_payment'
     ? [{ type: 'TicketStatusChanged', data: { ticketId: ticket.id, from: 'pending_payment', to: 'active' } }]
     : [];
 }
+
+const alreadyPaid = (): TicketDomainError =>
+  new TicketDomainError('fee_already_paid', 'The diagnostic fee for this ticket is already paid');
+const alreadyWaived = (): TicketDomainError =>
+  new TicketDomainError('fee_waived', 'The diagnostic fee for this ticket was waived; there is nothing to pay');
+const alreadyRefunded = (): TicketDomainError =>
+  new TicketDomainError(
+    'fee_refunded',
+    'The diagnostic fee for this ticket was refunded; an admin must set the payment back to pending before a new payment',
+  );
 
 export function createTicket(command: CreateTicket, state: Ticket): TicketEvent[] {
   if (state.kind !== 'empty') {
@@ -123,82 +126,157 @@ export function createTicket(command: CreateTicket, state: Ticket): TicketEvent[
 export function recordPayment(command: RecordPayment, state: Ticket): TicketEvent[] {
   const ticket = existing(state);
   const { paymentIntentId, amountCents, currency } = command.data;
-  if (ticket.feeWaiver !== null) {
-    throw new TicketDomainError('fee_waived', 'The diagnostic fee for this ticket was waived; there is nothing to pay');
+  const { payment } = ticket;
+  switch (payment.kind) {
+    case 'due':
+    case 'failed':
+      if (amountCents !== ticket.feeCents || currency.toLowerCase() !== DIAGNOSTIC_FEE_CURRENCY) {
+        throw new TicketDomainError(
+          'payment_amount_mismatch',
+          `The payment of ${amountCents} ${currency} does not match the fee of ${ticket.feeCents} ${DIAGNOSTIC_FEE_CURRENCY}`,
+        );
+      }
+      return [
+        {
+          type: 'TicketPaymentReceived',
+          data: { ticketId: ticket.id, paymentIntentId, amountCents, currency: DIAGNOSTIC_FEE_CURRENCY },
+        },
+        ...activate(ticket),
+      ];
+    case 'paid':
+      // The same payment reported again (a retried webhook) changes nothing; a second payment is refused.
+      if (payment.paymentIntentId === paymentIntentId) return [];
+      throw alreadyPaid();
+    case 'waived':
+      throw alreadyWaived();
+    case 'refunded':
+      if (payment.paymentIntentId === paymentIntentId) return [];
+      throw alreadyRefunded();
+    default: {
+      const unhandled: never = payment;
+      return unhandled;
+    }
   }
-  if (ticket.paymentStatus === 'completed') {
-    // The same payment reported twice (a webhook retried) changes nothing; a second payment is refused.
-    if (ticket.paymentIntentId === paymentIntentId) return [];
-    throw new TicketDomainError('fee_already_paid', 'The diagnostic fee for this ticket is already paid');
-  }
-  if (amountCents !== ticket.feeCents || currency.toLowerCase() !== 'usd') {
-    throw new TicketDomainError(
-      'payment_amount_mismatch',
-      `The payment of ${amountCents} ${currency} does not match the fee of ${ticket.feeCents} usd`,
-    );
-  }
-  return [
-    { type: 'TicketPaymentReceived', data: { ticketId: ticket.id, paymentIntentId, amountCents, currency: 'usd' } },
-    ...activate(ticket),
-  ];
 }
 
 export function waiveFee(command: WaiveFee, state: Ticket): TicketEvent[] {
   const ticket = existing(state);
   const { kind } = command.data;
-  if (ticket.paymentStatus === 'completed' && ticket.feeWaiver === null) {
-    throw new TicketDomainError('fee_already_paid', 'The diagnostic fee for this ticket is already paid');
+  const { payment } = ticket;
+  switch (payment.kind) {
+    case 'due':
+    case 'failed':
+    case 'refunded': {
+      // After a refund no money is held, so an admin may still decide the diagnostic is free.
+      const notes = command.data.notes?.trim() || (kind === 'zero_cost' ? ZERO_COST_NOTE : FREE_DIAGNOSTIC_NOTE);
+      const waived: TicketEvent = {
+        type: 'TicketFeeWaived',
+        data: {
+          ticketId: ticket.id,
+          kind,
+          notes,
+          paymentIntentId: kind === 'zero_cost' ? ZERO_COST_PAYMENT_INTENT_ID : null,
+        },
+      };
+      return [waived, ...activate(ticket)];
+    }
+    case 'paid':
+      throw alreadyPaid();
+    case 'waived':
+      if (payment.waiver === kind) return [];
+      throw new TicketDomainError('fee_waived', 'The diagnostic fee for this ticket is already waived');
+    default: {
+      const unhandled: never = payment;
+      return unhandled;
+    }
   }
-  if (ticket.feeWaiver === kind) return [];
-  if (ticket.feeWaiver !== null) {
-    throw new TicketDomainError('fee_waived', 'The diagnostic fee for this ticket is already waived');
-  }
-  const notes = command.data.notes?.trim() || (kind === 'zero_cost' ? ZERO_COST_NOTE : FREE_DIAGNOSTIC_NOTE);
-  return [
-    {
-      type: 'TicketFeeWaived',
-      data: {
-        ticketId: ticket.id,
-        kind,
-        notes,
-        paymentIntentId: kind === 'zero_cost' ? ZERO_COST_PAYMENT_INTENT_ID : null,
-      },
-    },
-    ...activate(ticket),
-  ];
+}
+
+/** What the admin sees of a payment (status, intent id, notes): an override that repeats it changes nothing. */
+function visiblyEqual(payment: Payment, override: UpdatePayment['data']): boolean {
+  return (
+    paymentStatusOf(payment) === override.paymentStatus &&
+    payment.paymentIntentId === override.stripePaymentIntentId &&
+    payment.notes === override.paymentNotes
+  );
 }
 
 export function updatePayment(command: UpdatePayment, state: Ticket): TicketEvent[] {
   const ticket = existing(state);
   const { stripePaymentIntentId, paymentStatus, paymentNotes } = command.data;
-  if (
-    ticket.paymentIntentId === stripePaymentIntentId &&
-    ticket.paymentStatus === paymentStatus &&
-    ticket.paymentNotes === paymentNotes
-  ) {
-    return [];
-  }
-  return [{ type: 'TicketPaymentUpdated', data: { ticketId: ticket.id, stripePaymentIntentId, paymentStatus, paymentNotes } }];
+  // The override is the admin's correction: allowed in every state, it replaces the payment outright
+  // (evolve turns it into due, failed, paid or refunded; a waiver it replaces is gone).
+  if (visiblyEqual(ticket.payment, command.data)) return [];
+  return [
+    { type: 'TicketPaymentUpdated', data: { ticketId: ticket.id, stripePaymentIntentId, paymentStatus, paymentNotes } },
+    ...(paymentStatus === 'completed' ? activate(ticket) : []),
+  ];
 }
 
-function isTicketStatus(value: string): value is TicketStatus {
-  return (TICKET_STATUSES as readonly string[]).includes(value);
+export function refundPayment(command: RefundPayment, state: Ticket): TicketEvent[] {
+  const ticket = existing(state);
+  const { payment } = ticket;
+  const { paymentIntentId, reason } = command.data;
+  switch (payment.kind) {
+    case 'paid':
+      if (paymentIntentId !== null && paymentIntentId !== payment.paymentIntentId) {
+        throw new TicketDomainError('payment_intent_mismatch', 'That payment is not the one recorded for this ticket');
+      }
+      return [
+        {
+          type: 'TicketPaymentRefunded',
+          data: {
+            ticketId: ticket.id,
+            paymentIntentId: payment.paymentIntentId,
+            amountCents: payment.amountCents,
+            currency: DIAGNOSTIC_FEE_CURRENCY,
+            reason: reason?.trim() || null,
+          },
+        },
+      ];
+    case 'refunded':
+      // The gateway reports a refund again (a retried webhook): nothing new.
+      if (paymentIntentId === null || paymentIntentId === payment.paymentIntentId) return [];
+      throw new TicketDomainError('payment_intent_mismatch', 'That payment is not the one recorded for this ticket');
+    case 'due':
+    case 'failed':
+    case 'waived':
+      throw new TicketDomainError('nothing_to_refund', 'No diagnostic fee was paid for this ticket; there is nothing to refund');
+    default: {
+      const unhandled: never = payment;
+      return unhandled;
+    }
+  }
+}
+
+/**
+ * A staff action (status change, notes, engineer: the commands only the admin API sends) that changes the
+ * ticket while the response clock runs also stops the clock, in the same append.
+ */
+function staffAction(ticket: CreatedTicket, events: TicketEvent[]): TicketEvent[] {
+  if (events.length === 0 || !ticket.awaitingResponse) return events;
+  return [...events, { type: 'TicketResponded', data: { ticketId: ticket.id } }];
 }
 
 export function changeStatus(command: ChangeStatus, state: Ticket): TicketEvent[] {
   const ticket = existing(state);
   const to = command.data.status;
-  if (!isTicketStatus(to)) {
-    throw new TicketDomainError('unknown_status', `Unknown status "${to}". Use one of: ${TICKET_STATUSES.join(', ')}`);
-  }
+  // Admins may set any status at any time (SPEC section 4); only a no-op is dropped.
   if (ticket.status === to) return [];
-  return [{ type: 'TicketStatusChanged', data: { ticketId: ticket.id, from: ticket.status, to } }];
+  return staffAction(ticket, [{ type: 'TicketStatusChanged', data: { ticketId: ticket.id, from: ticket.status, to } }]);
 }
 
 export function updateNotes(command: UpdateNotes, state: Ticket): TicketEvent[] {
   const ticket = existing(state);
   if ((ticket.adminNotes ?? '') === command.data.notes) return [];
-  return [{ type: 'TicketNotesUpdated', data: { ticketId: ticket.id, notes: command.data.notes } }];
+  return staffAction(ticket, [{ type: 'TicketNotesUpdated', data: { ticketId: ticket.id, notes: command.data.notes } }]);
+}
+
+export function assignEngineer(command: AssignEngineer, state: Ticket): TicketEvent[] {
+  const ticket = existing(state);
+  const { engineerId } = command.data;
+  if (ticket.engineerId === engineerId) return [];
+  return staffAction(ticket, [{ type: 'TicketEngineerAssigned', data: { ticketId: ticket.id, engineerId } }]);
 }
 
 export function linkToCustomer(command: LinkToCustomer, state: Ticket): TicketEvent[] {
@@ -222,15 +300,28 @@ export function decide(command: TicketCommand, state: Ticket): TicketEvent[] {
       return waiveFee(command, state);
     case 'UpdatePayment':
       return updatePayment(command, state);
+    case 'RefundPayment':
+      return refundPayment(command, state);
     case 'ChangeStatus':
       return changeStatus(command, state);
     case 'UpdateNotes':
       return updateNotes(command, state);
     case 'LinkToCustomer':
       return linkToCustomer(command, state);
+    case 'AssignEngineer':
+      return assignEngineer(command, state);
     default: {
       const unhandled: never = command;
       throw new Error(`Unhandled command ${JSON.stringify(unhandled)}`);
     }
   }
 }
+
+export interface Decider<Command, State, Event> {
+  readonly decide: (command: Command, state: State) => Event[];
+  readonly evolve: (state: State, event: Event) => State;
+  readonly initialState: State;
+}
+
+/** The ticket's decider: the command handler and the tests use this one object. */
+export const ticketDecider: Decider<TicketCommand, Ticket, TicketEvent> = { decide, evolve, initialState };

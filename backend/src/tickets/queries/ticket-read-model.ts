@@ -1,34 +1,8 @@
-import type { PaymentDisplay, PaymentStatus, TicketDetail, TicketStatus, TicketSummary } from '@ppr/contracts';
-import type { ReadDatabase } from '@ppr/projections';
-import type { Kysely, Selectable } from 'kysely';
+import type { TicketDetail, TicketSummary } from '@ppr/contracts';
+import { type ReadDatabase, toTicketDetail } from '@ppr/projections';
+import type { Kysely } from 'kysely';
 
-type TicketRow = Selectable<ReadDatabase['tickets']>;
-
-/** Query helpers over the ticket read table: plain functions taking the database first. */
-export function toTicketDetail(row: TicketRow): TicketDetail {
-  return {
-    id: row.id,
-    reference: row.reference,
-    businessName: row.business_name,
-    contactName: row.contact_name,
-    email: row.email,
-    phone: row.phone,
-    address: row.address,
-    serviceCategory: row.service_category,
-    issueDescription: row.issue_description,
-    status: row.status as TicketStatus,
-    createdAt: row.created_at.toISOString(),
-    lastUpdated: row.last_updated.toISOString(),
-    tawkToTicketId: row.tawk_to_ticket_id,
-    stripePaymentIntentId: row.stripe_payment_intent_id,
-    paymentStatus: row.payment_status as PaymentStatus,
-    paymentNotes: row.payment_notes,
-    paymentDisplay: row.payment_display as PaymentDisplay,
-    adminNotes: row.admin_notes,
-    userId: row.user_id,
-    engineerId: row.engineer_id,
-  };
-}
+/* Query helpers over the ticket read table: plain functions taking the database first. */
 
 export async function findTicket(db: Kysely<ReadDatabase>, id: number): Promise<TicketDetail | null> {
   const row = await db.selectFrom('tickets').selectAll().where('id', '=', id).executeTakeFirst();
@@ -44,7 +18,7 @@ export async function findTicketSummary(db: Kysely<ReadDatabase>, id: number): P
   return row
     ? {
         id: row.id,
-        paymentStatus: row.payment_status as PaymentStatus,
+        paymentStatus: row.payment_status,
         serviceCategory: row.service_category,
         issueDescription: row.issue_description,
       }

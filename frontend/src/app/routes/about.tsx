@@ -16,12 +16,12 @@ export default function AboutRoute() {
             <>
               <p>
                 {BUSINESS_PROFILE.name} started in a small Arlington office in 2013 with two engineers who had spent their careers
-                supporting federal agencies and the contractors around them. Today our Systems Engineers hold Microsoft, CompTIA
-                Security+ and VMware certifications, and several hold security clearances for work in sensitive DC offices.
+                supporting federal agencies and the contractors around them. Today our Systems Engineers hold Microsoft, CompTIA Security+
+                and VMware certifications, and several hold security clearances for work in sensitive DC offices.
               </p>
               <p>
-                Every engineer is on our own staff. When you call, you talk to the person who will fix the problem, not a dispatcher
-                reading a script.
+                Every engineer is on our own staff. When you call, you talk to the person who will fix the problem, not a dispatcher reading
+                a script.
               </p>
               <EngineerDeskImage className="mx-auto h-auto w-full max-w-sm" />
             </>
@@ -31,9 +31,9 @@ export default function AboutRoute() {
           heading: 'Our mission',
           body: (
             <p>
-              Small and medium organizations deserve the same careful IT work as large enterprises, without enterprise contracts. We
-              want every law firm, practice, nonprofit and contractor in {BUSINESS_PROFILE.serviceArea.join(', ')} to have an engineer
-              they can reach within the hour.
+              Small and medium organizations deserve the same careful IT work as large enterprises, without enterprise contracts. We want
+              every law firm, practice, nonprofit and contractor in {BUSINESS_PROFILE.serviceArea.join(', ')} to have an engineer they can
+              reach within the hour.
             </p>
           ),
         },
@@ -56,7 +56,8 @@ export default function AboutRoute() {
           body: (
             <p>
               Our office is at {formatAddress()}. Call <a href={`tel:${BUSINESS_PROFILE.phoneE164}`}>{BUSINESS_PROFILE.phone}</a>,{' '}
-              <Link to={paths.contact}>send us a message</Link> or <Link to={paths.supportRequest}>submit a support request</Link>.
+              <Link to={paths.contact.getHref()}>send us a message</Link> or{' '}
+              <Link to={paths.supportRequest.getHref()}>submit a support request</Link>.
             </p>
           ),
         },

@@ -25,12 +25,12 @@ export default function ComingSoonRoute() {
         <a href={`tel:${BUSINESS_PROFILE.phoneE164}`} className="font-semibold text-brand-700 underline">
           {BUSINESS_PROFILE.phone}
         </a>{' '}
-        and a Systems Engineer will help you right away, or send us a message and we will get back to you within 1 hour during
-        business hours.
+        and a Systems Engineer will help you right away, or send us a message and we will get back to you within 1 hour during business
+        hours.
       </p>
       <div className="mt-8 flex flex-wrap gap-3">
         <ButtonLink to={`tel:${BUSINESS_PROFILE.phoneE164}`}>Call {BUSINESS_PROFILE.phone}</ButtonLink>
-        <ButtonLink to={paths.contact} variant="outline">
+        <ButtonLink to={paths.contact.getHref()} variant="outline">
           Contact Us
         </ButtonLink>
       </div>

@@ -1,8 +1,8 @@
 import { NotFoundContent } from '../../components/not-found-content';
-import { findLandingLocation } from '../../config/landing-locations';
+import type { RoutePageProps } from '../../config/paths';
 import { LandingPage } from '../../features/landing/components/landing-page';
 
-export default function ComputerRepairLandingRoute({ slug }: { slug: string }) {
-  const location = findLandingLocation(slug);
-  return location ? <LandingPage location={location} /> : <NotFoundContent />;
+/** /computer-repair-{slug}: the route table generates one route per landing location and hands it the location. */
+export default function ComputerRepairLandingRoute({ route }: RoutePageProps) {
+  return route.kind === 'landing' ? <LandingPage location={route.location} /> : <NotFoundContent />;
 }

@@ -63,7 +63,10 @@ export default function ContactRoute() {
             </h2>
             <p className="mt-2 text-sm text-slate-800">
               Server down, ransomware on screen or the whole office offline? Call our emergency line for after-hours help:{' '}
-              <a href={`tel:${BUSINESS_PROFILE.emergencyPhone.replace(/[^0-9]/g, '').replace(/^/, '+1')}`} className="font-semibold text-red-800 underline">
+              <a
+                href={`tel:${BUSINESS_PROFILE.emergencyPhone.replace(/[^0-9]/g, '').replace(/^/, '+1')}`}
+                className="font-semibold text-red-800 underline"
+              >
                 {BUSINESS_PROFILE.emergencyPhone}
               </a>
             </p>

@@ -19,7 +19,7 @@ export default function GoogleReviewsRoute() {
         title="Google Reviews"
         lead={`Rated ${REVIEW_STATS.averageRating} out of 5 from ${REVIEW_STATS.totalReviews} reviews by businesses and residents across DC, Maryland and Virginia.`}
       >
-        <ButtonLink to={paths.supportRequest} variant="accent">
+        <ButtonLink to={paths.supportRequest.getHref()} variant="accent">
           Get Your Free Quote
         </ButtonLink>
         <ButtonLink to={REVIEW_STATS.mapsListingUrl} variant="light">
@@ -49,7 +49,7 @@ export default function GoogleReviewsRoute() {
         <div className="mx-auto max-w-6xl px-4 py-12 text-center sm:px-6">
           <h2 className="text-2xl font-bold">Join our satisfied customers</h2>
           <div className="mt-6 flex flex-wrap justify-center gap-3">
-            <ButtonLink to={paths.supportRequest} variant="accent">
+            <ButtonLink to={paths.supportRequest.getHref()} variant="accent">
               Get Free Diagnosis Today
             </ButtonLink>
             <ButtonLink to={REVIEW_STATS.mapsListingUrl} variant="light">

@@ -24,8 +24,8 @@ export default function PrivacyRoute() {
           heading: 'How we use it',
           body: (
             <p>
-              We use your information to answer your request, carry out and bill the work, send you updates about your tickets and,
-              if you agree, occasional news about our services. We do not sell or rent your information to anyone.
+              We use your information to answer your request, carry out and bill the work, send you updates about your tickets and, if you
+              agree, occasional news about our services. We do not sell or rent your information to anyone.
             </p>
           ),
         },
@@ -42,8 +42,8 @@ export default function PrivacyRoute() {
           heading: 'Email preferences',
           body: (
             <p>
-              Every marketing email contains an unsubscribe link, and you can also <Link to={paths.unsubscribe}>unsubscribe here</Link>.
-              Service emails about your own tickets are sent regardless.
+              Every marketing email contains an unsubscribe link, and you can also{' '}
+              <Link to={paths.unsubscribe.getHref()}>unsubscribe here</Link>. Service emails about your own tickets are sent regardless.
             </p>
           ),
         },
@@ -51,8 +51,8 @@ export default function PrivacyRoute() {
           heading: 'Security and retention',
           body: (
             <p>
-              Your data is stored on encrypted systems with access limited to our staff. We keep ticket records for as long as needed
-              for support, billing and legal obligations, and then delete them.
+              Your data is stored on encrypted systems with access limited to our staff. We keep ticket records for as long as needed for
+              support, billing and legal obligations, and then delete them.
             </p>
           ),
         },
@@ -60,7 +60,8 @@ export default function PrivacyRoute() {
           heading: 'Contact',
           body: (
             <p>
-              Questions about your data: {BUSINESS_PROFILE.name}, {formatAddress()}, <a href={`mailto:${BUSINESS_PROFILE.email}`}>{BUSINESS_PROFILE.email}</a>.
+              Questions about your data: {BUSINESS_PROFILE.name}, {formatAddress()},{' '}
+              <a href={`mailto:${BUSINESS_PROFILE.email}`}>{BUSINESS_PROFILE.email}</a>.
             </p>
           ),
         },

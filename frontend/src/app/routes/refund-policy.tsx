@@ -16,8 +16,8 @@ export default function RefundPolicyRoute() {
           body: (
             <>
               <p>
-                Every support request starts with a diagnostic fee of {fee}, collected upfront. The fee is credited toward your final
-                bill once the issue is resolved.
+                Every support request starts with a diagnostic fee of {fee}, collected upfront. The fee is credited toward your final bill
+                once the issue is resolved.
               </p>
               <p>The diagnostic fee is non-refundable, except in these two cases:</p>
               <ul>
@@ -36,8 +36,8 @@ export default function RefundPolicyRoute() {
           body: (
             <>
               <p>
-                Refund requests must be made within 7 days of service completion. We review every request within 3 business days and
-                tell you the outcome by email.
+                Refund requests must be made within 7 days of service completion. We review every request within 3 business days and tell
+                you the outcome by email.
               </p>
               <p>Approved refunds are paid to the original payment method within 5-10 business days.</p>
             </>
@@ -58,7 +58,7 @@ export default function RefundPolicyRoute() {
             <p>
               To request a refund, call <a href={`tel:${BUSINESS_PROFILE.phoneE164}`}>{BUSINESS_PROFILE.phone}</a>, email{' '}
               <a href={`mailto:${BUSINESS_PROFILE.email}`}>{BUSINESS_PROFILE.email}</a> or use our{' '}
-              <Link to={paths.contact}>contact form</Link> with your ticket reference.
+              <Link to={paths.contact.getHref()}>contact form</Link> with your ticket reference.
             </p>
           ),
         },

@@ -1,17 +1,16 @@
 import { SERVICE_CATEGORIES } from '@ppr/contracts';
-import { useParams } from 'react-router-dom';
 import { ButtonLink } from '../../components/button-link';
 import { NotFoundContent } from '../../components/not-found-content';
 import { PageHero } from '../../components/page-hero';
-import { findServiceArea, regionalPageTitle } from '../../config/areas';
-import { paths } from '../../config/paths';
+import { regionalPageTitle } from '../../config/areas';
+import { paths, type RoutePageProps } from '../../config/paths';
 import { RepairCards } from '../../features/regional/components/repair-cards';
 import { ServiceSearch } from '../../features/services/components/service-search';
 
-export default function RegionalServicesRoute() {
-  const { area: areaId = '' } = useParams();
-  const area = findServiceArea(areaId);
-  if (!area) return <NotFoundContent />;
+/** /{area}/services: the route table generates one route per service area and hands it the area. */
+export default function RegionalServicesRoute({ route }: RoutePageProps) {
+  if (route.kind !== 'regional') return <NotFoundContent />;
+  const { area } = route;
   const repair = area.variant === 'computer-repair';
   return (
     <>
@@ -30,8 +29,8 @@ export default function RegionalServicesRoute() {
             Remote sessions start within the hour, and onsite visits across {area.fullName} are usually scheduled within 24-48 hours.
           </p>
           <div className="mt-6 flex flex-wrap gap-3">
-            <ButtonLink to={paths.supportRequest}>{repair ? 'Request Computer Repair' : 'Submit a Support Request'}</ButtonLink>
-            <ButtonLink to={paths.contact} variant="outline">
+            <ButtonLink to={paths.supportRequest.getHref()}>{repair ? 'Request Computer Repair' : 'Submit a Support Request'}</ButtonLink>
+            <ButtonLink to={paths.contact.getHref()} variant="outline">
               Contact Us
             </ButtonLink>
           </div>

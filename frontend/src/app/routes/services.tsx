@@ -21,8 +21,8 @@ export default function ServicesRoute() {
             <p className="mt-2 text-slate-700">Describe the problem in your own words and we will route it to the right engineer.</p>
           </div>
           <div className="flex flex-wrap gap-3">
-            <ButtonLink to={paths.supportRequest}>Submit a Support Request</ButtonLink>
-            <ButtonLink to={paths.contact} variant="outline">
+            <ButtonLink to={paths.supportRequest.getHref()}>Submit a Support Request</ButtonLink>
+            <ButtonLink to={paths.contact.getHref()} variant="outline">
               Contact Us
             </ButtonLink>
           </div>

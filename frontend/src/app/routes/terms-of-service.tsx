@@ -24,7 +24,8 @@ export default function TermsRoute() {
           body: (
             <p>
               A diagnostic fee of {formatUsd(DIAGNOSTIC_FEE_CENTS)} is collected upfront and credited toward your final bill. Hourly work is
-              billed in 15-minute increments. Refunds and cancellations follow our <Link to={paths.refundPolicy}>refund policy</Link>.
+              billed in 15-minute increments. Refunds and cancellations follow our{' '}
+              <Link to={paths.refundPolicy.getHref()}>refund policy</Link>.
             </p>
           ),
         },
@@ -34,7 +35,9 @@ export default function TermsRoute() {
             <ul>
               <li>Give us accurate contact details and a truthful description of the problem.</li>
               <li>Make sure you are authorized to let us work on the devices and accounts involved.</li>
-              <li>Keep your own backups of important data before any repair; we take care, but data loss can occur with failing hardware.</li>
+              <li>
+                Keep your own backups of important data before any repair; we take care, but data loss can occur with failing hardware.
+              </li>
             </ul>
           ),
         },
@@ -42,8 +45,8 @@ export default function TermsRoute() {
           heading: 'Warranty and liability',
           body: (
             <p>
-              Repair work is warranted against the same fault for 30 days. Except where the law does not allow it, our liability for
-              any claim is limited to the amount you paid for the service concerned. We are not responsible for pre-existing defects,
+              Repair work is warranted against the same fault for 30 days. Except where the law does not allow it, our liability for any
+              claim is limited to the amount you paid for the service concerned. We are not responsible for pre-existing defects,
               third-party software or data that was already lost before our work began.
             </p>
           ),
@@ -52,8 +55,8 @@ export default function TermsRoute() {
           heading: 'Website use',
           body: (
             <p>
-              Content on this website is provided for information. You may not misuse the site, attempt to access other customers'
-              data or interfere with its operation.
+              Content on this website is provided for information. You may not misuse the site, attempt to access other customers' data or
+              interfere with its operation.
             </p>
           ),
         },
@@ -61,8 +64,8 @@ export default function TermsRoute() {
           heading: 'Contact',
           body: (
             <p>
-              {BUSINESS_PROFILE.name}, {formatAddress()}. Phone <a href={`tel:${BUSINESS_PROFILE.phoneE164}`}>{BUSINESS_PROFILE.phone}</a>, email{' '}
-              <a href={`mailto:${BUSINESS_PROFILE.email}`}>{BUSINESS_PROFILE.email}</a>.
+              {BUSINESS_PROFILE.name}, {formatAddress()}. Phone <a href={`tel:${BUSINESS_PROFILE.phoneE164}`}>{BUSINESS_PROFILE.phone}</a>,
+              email <a href={`mailto:${BUSINESS_PROFILE.email}`}>{BUSINESS_PROFILE.email}</a>.
             </p>
           ),
         },

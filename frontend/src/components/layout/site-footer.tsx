@@ -1,32 +1,35 @@
 import { BUSINESS_PROFILE, formatAddress } from '@ppr/contracts';
 import { Link } from 'react-router-dom';
 import { LANDING_LOCATIONS, landingPageTitle } from '../../config/landing-locations';
-import { landingPath, paths } from '../../config/paths';
+import { paths } from '../../config/paths';
 
 const COLUMNS: readonly { readonly title: string; readonly links: readonly { readonly label: string; readonly to: string }[] }[] = [
   {
     title: 'Company',
     links: [
-      { label: 'About Us', to: paths.about },
-      { label: 'Services', to: paths.services },
-      { label: 'Google Reviews', to: paths.reviews },
-      { label: 'Contact', to: paths.contact },
-      { label: 'FAQ', to: paths.faq },
+      { label: 'About Us', to: paths.about.getHref() },
+      { label: 'Services', to: paths.services.getHref() },
+      { label: 'Google Reviews', to: paths.reviews.getHref() },
+      { label: 'Contact', to: paths.contact.getHref() },
+      { label: 'FAQ', to: paths.faq.getHref() },
     ],
   },
   {
     title: 'Support',
     links: [
-      { label: 'Request IT Support', to: paths.supportRequestSteps },
-      { label: 'My Account', to: paths.customerLogin },
-      { label: 'Refund Policy', to: paths.refundPolicy },
-      { label: 'Terms of Service', to: paths.terms },
-      { label: 'Privacy Policy', to: paths.privacy },
+      { label: 'Request IT Support', to: paths.supportRequestSteps.getHref() },
+      { label: 'My Account', to: paths.customerLogin.getHref() },
+      { label: 'Refund Policy', to: paths.refundPolicy.getHref() },
+      { label: 'Terms of Service', to: paths.terms.getHref() },
+      { label: 'Privacy Policy', to: paths.privacy.getHref() },
     ],
   },
   {
     title: 'Computer Repair',
-    links: LANDING_LOCATIONS.map((location) => ({ label: landingPageTitle(location).replace('Computer Repair in ', ''), to: landingPath(location.slug) })),
+    links: LANDING_LOCATIONS.map((location) => ({
+      label: landingPageTitle(location).replace('Computer Repair in ', ''),
+      to: paths.landing.getHref(location.slug),
+    })),
   },
 ];
 

@@ -8,7 +8,11 @@ describe('SiteHeader', () => {
   it('lists the spec navigation and the Get IT Support button', () => {
     renderWithApp(<SiteHeader />);
     const nav = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Home', 'Services', 'About Us', 'Support', 'Contact', 'My Account']);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Home', 'Services', 'About Us', 'Support', 'Contact', 'My Account']);
     expect(screen.getAllByRole('link', { name: 'Get IT Support' })[0]).toHaveAttribute('href', '/support-request');
   });
 

@@ -5,12 +5,12 @@ import { Link, NavLink, useLocation } from 'react-router-dom';
 import { paths } from '../../config/paths';
 
 export const NAV_ITEMS: readonly { readonly label: string; readonly to: string }[] = [
-  { label: 'Home', to: paths.home },
-  { label: 'Services', to: paths.services },
-  { label: 'About Us', to: paths.about },
-  { label: 'Support', to: paths.supportRequestSteps },
-  { label: 'Contact', to: paths.contact },
-  { label: 'My Account', to: paths.customerLogin },
+  { label: 'Home', to: paths.home.getHref() },
+  { label: 'Services', to: paths.services.getHref() },
+  { label: 'About Us', to: paths.about.getHref() },
+  { label: 'Support', to: paths.supportRequestSteps.getHref() },
+  { label: 'Contact', to: paths.contact.getHref() },
+  { label: 'My Account', to: paths.customerLogin.getHref() },
 ];
 
 function navClass({ isActive }: { isActive: boolean }): string {
@@ -18,20 +18,19 @@ function navClass({ isActive }: { isActive: boolean }): string {
 }
 
 export function SiteHeader() {
-  const [open, setOpen] = useState(false);
   const location = useLocation();
+  const here = `${location.pathname}${location.search}`;
+  // The mobile menu is open at one location only: navigating anywhere closes it, with no effect to run.
+  const [openAt, setOpenAt] = useState<string | null>(null);
+  const open = openAt === here;
+  const setOpen = (next: boolean) => setOpenAt(next ? here : null);
   const toggleRef = useRef<HTMLButtonElement>(null);
-
-  // The mobile menu closes whenever the visitor navigates.
-  useEffect(() => {
-    setOpen(false);
-  }, [location.pathname, location.search]);
 
   useEffect(() => {
     if (!open) return undefined;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
-        setOpen(false);
+        setOpenAt(null);
         toggleRef.current?.focus();
       }
     };
@@ -42,7 +41,7 @@ export function SiteHeader() {
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
-        <Link to={paths.home} className="flex items-center gap-2 text-lg font-bold text-brand-900">
+        <Link to={paths.home.getHref()} className="flex items-center gap-2 text-lg font-bold text-brand-900">
           <img src="/favicon.svg" alt="" width={32} height={32} className="h-8 w-8" />
           <span>{BUSINESS_PROFILE.name}</span>
         </Link>
@@ -50,7 +49,7 @@ export function SiteHeader() {
           <ul className="flex items-center gap-1">
             {NAV_ITEMS.map((item) => (
               <li key={item.to}>
-                <NavLink to={item.to} end={item.to === paths.home} className={navClass}>
+                <NavLink to={item.to} end={item.to === paths.home.getHref()} className={navClass}>
                   {item.label}
                 </NavLink>
               </li>
@@ -62,7 +61,10 @@ export function SiteHeader() {
             <Phone aria-hidden="true" className="h-4 w-4" />
             {BUSINESS_PROFILE.phone}
           </a>
-          <Link to={paths.supportRequest} className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">
+          <Link
+            to={paths.supportRequest.getHref()}
+            className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800"
+          >
             Get IT Support
           </Link>
         </div>
@@ -72,7 +74,7 @@ export function SiteHeader() {
           className="rounded-md p-2 text-slate-800 hover:bg-slate-100 lg:hidden"
           aria-expanded={open}
           aria-controls="mobile-menu"
-          onClick={() => setOpen((value) => !value)}
+          onClick={() => setOpen(!open)}
         >
           {open ? <X aria-hidden="true" className="h-6 w-6" /> : <Menu aria-hidden="true" className="h-6 w-6" />}
           <span className="sr-only">{open ? 'Close menu' : 'Open menu'}</span>
@@ -82,13 +84,16 @@ export function SiteHeader() {
         <ul className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-3 sm:px-6">
           {NAV_ITEMS.map((item) => (
             <li key={item.to}>
-              <NavLink to={item.to} end={item.to === paths.home} className={(state) => `block ${navClass(state)}`}>
+              <NavLink to={item.to} end={item.to === paths.home.getHref()} className={(state) => `block ${navClass(state)}`}>
                 {item.label}
               </NavLink>
             </li>
           ))}
           <li className="pt-2">
-            <Link to={paths.supportRequest} className="block rounded-lg bg-brand-700 px-4 py-2 text-center font-semibold text-white">
+            <Link
+              to={paths.supportRequest.getHref()}
+              className="block rounded-lg bg-brand-700 px-4 py-2 text-center font-semibold text-white"
+            >
               Get IT Support
             </Link>
           </li>

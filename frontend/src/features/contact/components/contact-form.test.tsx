@@ -14,10 +14,22 @@ function renderForm(sendMessage?: () => Promise<void>) {
   );
 }
 
-const valid = { name: 'Jane Doe', email: 'jane@example.com', phone: '(703) 555-0100', subject: 'Slow laptop', message: 'My laptop takes ten minutes to boot.' };
+const valid = {
+  name: 'Jane Doe',
+  email: 'jane@example.com',
+  phone: '(703) 555-0100',
+  subject: 'Slow laptop',
+  message: 'My laptop takes ten minutes to boot.',
+};
 
 function fill(values: Partial<typeof valid>) {
-  const labels: Record<keyof typeof valid, RegExp> = { name: /^Name/, email: /^Email/, phone: /^Phone/, subject: /^Subject/, message: /^Message/ };
+  const labels: Record<keyof typeof valid, RegExp> = {
+    name: /^Name/,
+    email: /^Email/,
+    phone: /^Phone/,
+    subject: /^Subject/,
+    message: /^Message/,
+  };
   for (const [field, value] of Object.entries(values) as [keyof typeof valid, string][]) {
     fireEvent.change(screen.getByLabelText(labels[field]), { target: { value } });
   }
@@ -33,7 +45,13 @@ describe('ContactForm validation', () => {
   it('shows the schema message of every field on an empty submit and focuses the first invalid field', async () => {
     renderForm();
     await submit();
-    for (const message of ['Name is required', 'Invalid email address', 'Please enter a valid phone number', 'Subject is required', 'Message must be at least 10 characters']) {
+    for (const message of [
+      'Name is required',
+      'Invalid email address',
+      'Please enter a valid phone number',
+      'Subject is required',
+      'Message must be at least 10 characters',
+    ]) {
       expect(screen.getByText(message)).toBeInTheDocument();
     }
     expect(screen.getByLabelText(/^Name/)).toHaveFocus();

@@ -97,7 +97,10 @@ export function ContactForm({ sendMessage = simulateSend }: { sendMessage?: (val
   const field = (name: FieldName, label: string, type: 'text' | 'email' | 'tel', autoComplete: string) => (
     <div>
       <label htmlFor={`contact-${name}`} className="block text-sm font-semibold text-slate-900">
-        {label} <span aria-hidden="true" className="text-red-700">*</span>
+        {label}{' '}
+        <span aria-hidden="true" className="text-red-700">
+          *
+        </span>
       </label>
       <input
         id={`contact-${name}`}
@@ -120,7 +123,7 @@ export function ContactForm({ sendMessage = simulateSend }: { sendMessage?: (val
   );
 
   return (
-    <form ref={formRef} noValidate onSubmit={onSubmit} className="space-y-5" aria-label="Contact form">
+    <form ref={formRef} noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-5" aria-label="Contact form">
       <div className="grid gap-5 sm:grid-cols-2">
         {field('name', 'Name', 'text', 'name')}
         {field('email', 'Email', 'email', 'email')}
@@ -129,7 +132,10 @@ export function ContactForm({ sendMessage = simulateSend }: { sendMessage?: (val
       </div>
       <div>
         <label htmlFor="contact-message" className="block text-sm font-semibold text-slate-900">
-          Message <span aria-hidden="true" className="text-red-700">*</span>
+          Message{' '}
+          <span aria-hidden="true" className="text-red-700">
+            *
+          </span>
         </label>
         <textarea
           id="contact-message"

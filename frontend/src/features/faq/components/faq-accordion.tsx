@@ -18,7 +18,10 @@ export function FaqAccordion({ sections }: { sections: readonly FaqSection[] }) 
                   <h3>
                     <Accordion.Trigger className="group flex w-full items-center justify-between gap-4 px-5 py-4 text-left font-semibold text-slate-900 hover:bg-slate-50">
                       {item.question}
-                      <ChevronDown aria-hidden="true" className="h-5 w-5 shrink-0 text-slate-600 transition group-data-[state=open]:rotate-180" />
+                      <ChevronDown
+                        aria-hidden="true"
+                        className="h-5 w-5 shrink-0 text-slate-600 transition group-data-[state=open]:rotate-180"
+                      />
                     </Accordion.Trigger>
                   </h3>
                 </Accordion.Header>

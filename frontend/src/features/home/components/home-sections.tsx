@@ -20,14 +20,14 @@ export function HomeHero() {
           IT support and computer repair that answers within the hour
         </h1>
         <p className="mt-5 max-w-2xl text-lg text-blue-100">
-          Certified Systems Engineers fix Windows, network, email and security problems for businesses across the DC area,
-          remotely or at your desk. {BUSINESS_PROFILE.responsePromise}
+          Certified Systems Engineers fix Windows, network, email and security problems for businesses across the DC area, remotely or at
+          your desk. {BUSINESS_PROFILE.responsePromise}
         </p>
         <div className="mt-8 flex flex-wrap gap-3">
-          <ButtonLink to={paths.supportRequestSteps} variant="accent">
+          <ButtonLink to={paths.supportRequestSteps.getHref()} variant="accent">
             Request IT Support
           </ButtonLink>
-          <ButtonLink to={paths.services} variant="light">
+          <ButtonLink to={paths.services.getHref()} variant="light">
             Explore Services
           </ButtonLink>
         </div>
@@ -149,7 +149,7 @@ export function ServiceGrid() {
             Nine areas of expertise, from a single slow laptop to a domain-wide security hardening project.
           </p>
         </div>
-        <Link to={paths.services} className="font-semibold text-brand-700 underline">
+        <Link to={paths.services.getHref()} className="font-semibold text-brand-700 underline">
           See all services and search
         </Link>
       </div>
@@ -179,7 +179,7 @@ export function Testimonials() {
           ))}
         </ul>
         <p className="mt-6">
-          <Link to={paths.reviews} className="font-semibold text-brand-700 underline">
+          <Link to={paths.reviews.getHref()} className="font-semibold text-brand-700 underline">
             Read all 127 Google reviews
           </Link>
         </p>
@@ -196,9 +196,9 @@ export function HomeContact() {
           Get help today
         </h2>
         <p className="mt-4 text-slate-700">
-          Tell us what is wrong and a Systems Engineer will contact you immediately or within 1 hour. The {fee} diagnostic fee is
-          collected upfront and credited toward your final bill; read our{' '}
-          <Link to={paths.refundPolicy} className="font-semibold text-brand-700 underline">
+          Tell us what is wrong and a Systems Engineer will contact you immediately or within 1 hour. The {fee} diagnostic fee is collected
+          upfront and credited toward your final bill; read our{' '}
+          <Link to={paths.refundPolicy.getHref()} className="font-semibold text-brand-700 underline">
             refund policy
           </Link>{' '}
           for the details.
@@ -219,8 +219,8 @@ export function HomeContact() {
           <li>Office: {formatAddress()}</li>
         </ul>
         <div className="mt-8 flex flex-wrap gap-3">
-          <ButtonLink to={paths.supportRequest}>Submit a Support Request</ButtonLink>
-          <ButtonLink to={paths.contact} variant="outline">
+          <ButtonLink to={paths.supportRequest.getHref()}>Submit a Support Request</ButtonLink>
+          <ButtonLink to={paths.contact.getHref()} variant="outline">
             Send Us a Message
           </ButtonLink>
         </div>

@@ -15,7 +15,7 @@ export function LandingPage({ location }: { location: LandingLocation }) {
           <h1 className="mt-3 max-w-3xl text-4xl font-bold tracking-tight sm:text-5xl">{landingPageTitle(location)}</h1>
           <p className="mt-5 max-w-2xl text-lg text-blue-100">{location.description}</p>
           <div className="mt-8 flex flex-wrap gap-3">
-            <ButtonLink to={paths.supportRequest} variant="accent">
+            <ButtonLink to={paths.supportRequest.getHref()} variant="accent">
               Get Free Quote
             </ButtonLink>
             <ButtonLink to={`tel:${BUSINESS_PROFILE.phoneE164}`} variant="light">
@@ -113,7 +113,7 @@ export function LandingPage({ location }: { location: LandingLocation }) {
             Tell us what is wrong and a certified technician serving {place} will contact you within the hour.
           </p>
           <div className="mt-8 flex flex-wrap justify-center gap-3">
-            <ButtonLink to={paths.supportRequest} variant="accent">
+            <ButtonLink to={paths.supportRequest.getHref()} variant="accent">
               Schedule Repair Service
             </ButtonLink>
             <ButtonLink to={`tel:${BUSINESS_PROFILE.phoneE164}`} variant="light">

@@ -15,12 +15,22 @@ export function landingServiceCards(place: string): LandingServiceCard[] {
     {
       title: 'Laptop & Desktop Repair',
       description: `Hardware faults fixed at your ${place} home or office, or on our bench in Arlington.`,
-      features: ['Screen, keyboard and battery replacement', 'Power, charging port and motherboard repair', 'Overheating and noisy fan fixes', 'Liquid damage assessment'],
+      features: [
+        'Screen, keyboard and battery replacement',
+        'Power, charging port and motherboard repair',
+        'Overheating and noisy fan fixes',
+        'Liquid damage assessment',
+      ],
     },
     {
       title: 'Virus & Malware Removal',
       description: 'Infections removed completely, then the door they came through is closed.',
-      features: ['Ransomware and spyware cleanup', 'Browser hijacker and pop-up removal', 'Endpoint protection setup', 'Email account security check'],
+      features: [
+        'Ransomware and spyware cleanup',
+        'Browser hijacker and pop-up removal',
+        'Endpoint protection setup',
+        'Email account security check',
+      ],
     },
     {
       title: 'Data Recovery & Backup',
@@ -35,7 +45,12 @@ export function landingServiceCards(place: string): LandingServiceCard[] {
     {
       title: 'Business IT Support',
       description: 'A help desk and engineers on call for your whole team.',
-      features: ['Microsoft 365 and email administration', 'User accounts and Active Directory', 'New employee setup', 'Government contractor compliance (DISA STIG, CMMC)'],
+      features: [
+        'Microsoft 365 and email administration',
+        'User accounts and Active Directory',
+        'New employee setup',
+        'Government contractor compliance (DISA STIG, CMMC)',
+      ],
     },
     {
       title: 'Upgrades & New PC Setup',
@@ -48,11 +63,23 @@ export function landingServiceCards(place: string): LandingServiceCard[] {
 export function whyChooseItems(place: string): WhyChooseItem[] {
   return [
     { title: 'Same-Day Service', description: `Most ${place} repairs start the day you call; remote sessions begin within the hour.` },
-    { title: 'Free Diagnostics', description: 'We find the fault before you commit to a repair, and the diagnostic is credited toward the work.' },
+    {
+      title: 'Free Diagnostics',
+      description: 'We find the fault before you commit to a repair, and the diagnostic is credited toward the work.',
+    },
     { title: 'All Brands Serviced', description: 'Dell, HP, Lenovo, Microsoft Surface, ASUS, Acer, custom builds and business servers.' },
-    { title: 'Certified Technicians', description: 'Microsoft-certified Systems Engineers, with security-cleared staff for DC government work.' },
-    { title: 'Warranty on Repairs', description: 'Repair work is under warranty, and if the same problem returns within 30 days we fix it again free.' },
-    { title: 'Clear, Upfront Pricing', description: 'You approve the price after diagnosis; hourly work is billed in 15-minute increments.' },
+    {
+      title: 'Certified Technicians',
+      description: 'Microsoft-certified Systems Engineers, with security-cleared staff for DC government work.',
+    },
+    {
+      title: 'Warranty on Repairs',
+      description: 'Repair work is under warranty, and if the same problem returns within 30 days we fix it again free.',
+    },
+    {
+      title: 'Clear, Upfront Pricing',
+      description: 'You approve the price after diagnosis; hourly work is billed in 15-minute increments.',
+    },
   ];
 }
 

@@ -2,12 +2,36 @@ import { Bug, Database, HardDrive, Laptop, Monitor, Cpu } from 'lucide-react';
 
 /** The six fixed computer-repair cards of the Silver Spring and Rockville pages. */
 const REPAIR_CARDS = [
-  { icon: Laptop, title: 'Laptop Repair', text: 'Cracked screens, worn keyboards, dead batteries, broken hinges and charging ports on Dell, HP, Lenovo, Surface and more.' },
-  { icon: Monitor, title: 'Desktop Repair', text: 'Power supply, motherboard and graphics card faults diagnosed and fixed, at your home, your office or our bench.' },
-  { icon: Bug, title: 'Virus & Malware Removal', text: 'Pop-ups, browser hijackers, ransomware warnings and fake antivirus removed, then protection set up so they stay gone.' },
-  { icon: Database, title: 'Data Recovery', text: 'Photos, documents and mailboxes recovered from failing hard drives, SSDs, memory cards and accidentally deleted folders.' },
-  { icon: Cpu, title: 'Upgrades & Tune-Ups', text: 'SSD and memory upgrades, clean Windows installs and start-up clean-ups that make older computers feel new again.' },
-  { icon: HardDrive, title: 'Backup & New PC Setup', text: 'New computers set up with your files, email and printers moved over, and automatic backups switched on.' },
+  {
+    icon: Laptop,
+    title: 'Laptop Repair',
+    text: 'Cracked screens, worn keyboards, dead batteries, broken hinges and charging ports on Dell, HP, Lenovo, Surface and more.',
+  },
+  {
+    icon: Monitor,
+    title: 'Desktop Repair',
+    text: 'Power supply, motherboard and graphics card faults diagnosed and fixed, at your home, your office or our bench.',
+  },
+  {
+    icon: Bug,
+    title: 'Virus & Malware Removal',
+    text: 'Pop-ups, browser hijackers, ransomware warnings and fake antivirus removed, then protection set up so they stay gone.',
+  },
+  {
+    icon: Database,
+    title: 'Data Recovery',
+    text: 'Photos, documents and mailboxes recovered from failing hard drives, SSDs, memory cards and accidentally deleted folders.',
+  },
+  {
+    icon: Cpu,
+    title: 'Upgrades & Tune-Ups',
+    text: 'SSD and memory upgrades, clean Windows installs and start-up clean-ups that make older computers feel new again.',
+  },
+  {
+    icon: HardDrive,
+    title: 'Backup & New PC Setup',
+    text: 'New computers set up with your files, email and printers moved over, and automatic backups switched on.',
+  },
 ];
 
 export function RepairCards({ place }: { place: string }) {

@@ -1,12 +1,11 @@
-import type { UnsubscribeRequest } from '@ppr/contracts';
+import { messageResponseSchema, type MessageResponse, type UnsubscribeRequest } from '@ppr/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
 import { ApiRequestError, apiRequest } from '../../../lib/api-client';
 import { getUnsubscribeToken } from './get-unsubscribe-token';
 
-/** POST /api/unsubscribe with a token or an email address. The answer's body is not used. */
-export async function postUnsubscribe(body: UnsubscribeRequest): Promise<void> {
-  await apiRequest('/api/unsubscribe', z.unknown(), { method: 'POST', body });
+/** POST /api/unsubscribe with a token or an email address; answers the confirmation sentence. */
+export function postUnsubscribe(body: UnsubscribeRequest): Promise<MessageResponse> {
+  return apiRequest('/api/unsubscribe', messageResponseSchema, { method: 'POST', body });
 }
 
 export type UnsubscribeInput = { readonly token: string } | { readonly email: string };

@@ -1,3 +1,4 @@
+import { accountMessages } from '@ppr/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
@@ -37,7 +38,7 @@ describe('UnsubscribePanel', () => {
   it('token mode: looks the token up, then posts it, and confirms', async () => {
     mockFetch((url, init) => {
       if (url === '/api/unsubscribe/tok-123' && (init?.method ?? 'GET') === 'GET') return json(200, { email: 'pat@example.com' });
-      if (url === '/api/unsubscribe' && init?.method === 'POST') return json(200, { message: 'Unsubscribed' });
+      if (url === '/api/unsubscribe' && init?.method === 'POST') return json(200, { message: accountMessages.unsubscribed });
       return json(404, { message: 'no route' });
     });
     renderWithApp(<UnsubscribePanel />, { route: '/unsubscribe?token=tok-123' });
@@ -52,14 +53,14 @@ describe('UnsubscribePanel', () => {
   });
 
   it('email mode: posts the address and confirms', async () => {
-    mockFetch(() => json(200, {}));
+    mockFetch(() => json(200, { message: accountMessages.unsubscribed }));
     renderWithApp(<UnsubscribePanel />, { route: '/unsubscribe?email=pat%40example.com' });
     expect(await screen.findByText('You have been unsubscribed.')).toBeInTheDocument();
     expect(calls()).toEqual([{ url: '/api/unsubscribe', method: 'POST', body: { email: 'pat@example.com' } }]);
   });
 
   it('manual mode: validates the address with the schema message, then posts it', async () => {
-    mockFetch(() => json(200, {}));
+    mockFetch(() => json(200, { message: accountMessages.unsubscribed }));
     renderWithApp(<UnsubscribePanel />, { route: '/unsubscribe' });
     const input = await screen.findByLabelText('Email address');
     await userEvent.type(input, 'not-an-email');
@@ -90,7 +91,9 @@ describe('UnsubscribePanel', () => {
   });
 
   it('error: a failed POST after a good token lookup also falls back to the manual form', async () => {
-    mockFetch((url) => (url.startsWith('/api/unsubscribe/') ? json(200, { email: 'pat@example.com' }) : json(400, { message: 'Already unsubscribed' })));
+    mockFetch((url) =>
+      url.startsWith('/api/unsubscribe/') ? json(200, { email: 'pat@example.com' }) : json(400, { message: 'Already unsubscribed' }),
+    );
     renderWithApp(<UnsubscribePanel />, { route: '/unsubscribe?token=t' });
     expect(await screen.findByRole('alert')).toHaveTextContent('Already unsubscribed');
     expect(screen.getByLabelText('Email address')).toBeInTheDocument();

@@ -22,7 +22,15 @@ function automaticInput(params: URLSearchParams): UnsubscribeInput | null {
   return null;
 }
 
-function ManualForm({ initialError, onSubmit, pending }: { initialError: string | null; onSubmit: (email: string) => void; pending: boolean }) {
+function ManualForm({
+  initialError,
+  onSubmit,
+  pending,
+}: {
+  initialError: string | null;
+  onSubmit: (email: string) => void;
+  pending: boolean;
+}) {
   const [email, setEmail] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -91,6 +99,9 @@ export function UnsubscribePanel() {
     started.current = true;
     const input = automaticInput(params);
     if (!input) {
+      // Deliberately after hydration: the prerendered HTML and the first client render both show the initial
+      // state; only then does the page pick the automatic or the manual path (it depends on the query string).
+      // eslint-disable-next-line react-hooks/set-state-in-effect
       setPhase('manual');
       return;
     }
@@ -113,7 +124,9 @@ export function UnsubscribePanel() {
         <CircleCheck aria-hidden="true" className="h-10 w-10 text-green-700" />
         <p className="mt-3 text-lg font-semibold text-slate-900">You have been unsubscribed.</p>
         <p className="mt-1 text-slate-700">
-          {mutation.data ? `${mutation.data} will no longer receive marketing emails from us.` : 'You will no longer receive marketing emails from us.'}{' '}
+          {mutation.data
+            ? `${mutation.data} will no longer receive marketing emails from us.`
+            : 'You will no longer receive marketing emails from us.'}{' '}
           Emails about your own support tickets will still arrive.
         </p>
       </div>
@@ -132,7 +145,7 @@ export function UnsubscribePanel() {
     <div>
       {body}
       <p className="mt-8">
-        <Link to={paths.home} className="font-semibold text-brand-700 underline">
+        <Link to={paths.home.getHref()} className="font-semibold text-brand-700 underline">
           Return to Homepage
         </Link>
       </p>

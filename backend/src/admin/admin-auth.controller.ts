@@ -1,0 +1,175 @@
+import {
+  Body,
+  type CanActivate,
+  Controller,
+  type ExecutionContext,
+  ForbiddenException,
+  Get,
+  HttpCode,
+  Inject,
+  Injectable,
+  Post,
+  Req,
+  Res,
+  UnauthorizedException,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  accountMessages,
+  type AdminLogin,
+  adminLoginSchema,
+  adminMessages,
+  type AdminSetup,
+  adminSetupSchema,
+  type AdminSetupStatus,
+  type AdminUser,
+  type ApiError,
+  type ChangePassword,
+  changePasswordSchema,
+  type MessageResponse,
+} from '@ppr/contracts';
+import type { NextFunction, Request, Response } from 'express';
+import { TooManyRequestsException } from '../accounts/accounts.service';
+import { isSessionCookieSecure, SESSION_COOKIE } from '../auth/http-security';
+import { NoBodyPipe } from '../auth/no-body.pipe';
+import { PassportService } from '../auth/passport.service';
+import { clientAddressKey } from '../auth/public-form-limit';
+import { RateLimiter } from '../auth/rate-limiter';
+import { ZodBodyPipe } from '../common/zod-validation.pipe';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.tokens';
+import { AdminAccountsService } from './admin-accounts.service';
+import { ADMIN_LOCAL } from './admin-local.strategy';
+import { AdminGuard, currentAdmin, requireAdmin } from './admin.guard';
+import type { AdminPrincipal } from './admin.types';
+import { withRetryAfter } from './retry-after';
+
+/**
+ * POST /api/admin/create: while no admin exists anyone may create the first one (the setup screen); after
+ * that only a logged-in admin, who adds a further admin. Everyone else gets the 403 before the body is even
+ * read, so a closed setup tells nothing about its rules.
+ */
+@Injectable()
+export class SetupOrAdminGuard implements CanActivate {
+  constructor(private readonly accounts: AdminAccountsService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (currentAdmin(context.switchToHttp().getRequest<Request>())) return true;
+    if (await this.accounts.setupOpen()) return true;
+    throw new ForbiddenException({ message: adminMessages.setupClosed } satisfies ApiError);
+  }
+}
+
+/** Admin setup, sessions and password (SPEC section 7, admin table). */
+@Controller('admin')
+export class AdminAuthController {
+  constructor(
+    private readonly accounts: AdminAccountsService,
+    private readonly passport: PassportService,
+    private readonly limiter: RateLimiter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get('setup-status')
+  async setupStatus(): Promise<AdminSetupStatus> {
+    return { setupOpen: await this.accounts.setupOpen() };
+  }
+
+  @Post('create')
+  @HttpCode(201)
+  @UseGuards(SetupOrAdminGuard)
+  create(@Body(new ZodBodyPipe(adminSetupSchema)) body: AdminSetup, @Req() request: Request): Promise<AdminUser> {
+    const admin = currentAdmin(request);
+    return admin ? this.accounts.createAdmin(body, admin) : this.accounts.createFirstAdmin(body);
+  }
+
+  @Post('login')
+  @HttpCode(200)
+  async login(
+    @Body(new ZodBodyPipe(adminLoginSchema)) body: AdminLogin,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<AdminUser> {
+    // The customers' per-address limit, on a counter of its own.
+    const perAddress = await this.limiter.hit(
+      `admin-login:address:${clientAddressKey(request.ip)}`,
+      this.config.LOGIN_MAX_ATTEMPTS_PER_ADDRESS,
+      this.config.LOGIN_WINDOW_MINUTES * 60,
+    );
+    if (!perAddress.allowed) {
+      response.setHeader('Retry-After', String(perAddress.retryAfterSeconds));
+      const message = accountMessages.tooManyLoginAttempts.replace('{minutes}', String(this.config.LOGIN_WINDOW_MINUTES));
+      throw new TooManyRequestsException(message, perAddress.retryAfterSeconds);
+    }
+    request.body = body; // the validated, trimmed fields are what the strategy reads
+    const admin = await withRetryAfter(response, () => this.authenticate(request, response));
+    if (!admin) throw new UnauthorizedException({ message: adminMessages.invalidCredentials } satisfies ApiError);
+    // passport regenerates the session: a new id, and nothing of what the session held before (a customer's
+    // login, a guest's tickets) carries over into the admin's.
+    await new Promise<void>((resolve, reject) =>
+      request.logIn(admin, { session: true, keepSessionInfo: false }, (error: unknown) => (error ? reject(error) : resolve())),
+    );
+    return this.user(admin);
+  }
+
+  private authenticate(request: Request, response: Response): Promise<AdminPrincipal | null> {
+    return new Promise((resolve, reject) => {
+      const next: NextFunction = (error?: unknown) => (error ? reject(error) : resolve(null));
+      // passport types the middleware it builds as `any`.
+      const middleware = this.passport.passport.authenticate(
+        ADMIN_LOCAL,
+        { session: false },
+        (error: unknown, user: AdminPrincipal | false) => {
+          if (error) reject(error);
+          else resolve(user || null);
+        },
+      ) as (request: Request, response: Response, next: NextFunction) => void;
+      middleware(request, response, next);
+    });
+  }
+
+  private async user(admin: AdminPrincipal): Promise<AdminUser> {
+    const user = await this.accounts.findUser(admin.id);
+    if (!user) throw new UnauthorizedException({ message: adminMessages.notLoggedIn } satisfies ApiError);
+    return user;
+  }
+
+  @Get('me')
+  @UseGuards(AdminGuard)
+  me(@Req() request: Request): Promise<AdminUser> {
+    return this.user(requireAdmin(request));
+  }
+
+  /** Ends an admin's session. A customer's session is not the admin screens' to end: it is left as it is. */
+  @Post('logout')
+  @HttpCode(200)
+  async logout(
+    @Body(new NoBodyPipe()) _body: undefined,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<MessageResponse> {
+    if (!currentAdmin(request)) return { message: adminMessages.loggedOut };
+    await new Promise<void>((resolve, reject) => request.logout((error: unknown) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) => request.session.destroy((error: unknown) => (error ? reject(error) : resolve())));
+    response.clearCookie(SESSION_COOKIE, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: isSessionCookieSecure(this.config, request),
+    });
+    return { message: adminMessages.loggedOut };
+  }
+
+  @Post('change-password')
+  @HttpCode(200)
+  @UseGuards(AdminGuard)
+  async changePassword(
+    @Body(new ZodBodyPipe(changePasswordSchema)) body: ChangePassword,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<MessageResponse> {
+    const admin = requireAdmin(request);
+    await withRetryAfter(response, () => this.accounts.changePassword(admin, body.currentPassword, body.newPassword, request.sessionID));
+    return { message: adminMessages.passwordChanged };
+  }
+}

@@ -1,0 +1,125 @@
+import type { AdminTicket, AdminTicketListQuery, AdminTicketSort, ResponseFilter } from '@ppr/contracts';
+import { type ReadDatabase, toTicketDetail } from '@ppr/projections';
+import { type Kysely, type SelectQueryBuilder, type Selectable, sql } from 'kysely';
+import { REFUND_AFTER_MS, RESPONSE_DUE_MS, responseClock } from './response-clock';
+import type { TicketCountCache } from './ticket-count-cache';
+
+type Tickets = ReadDatabase['tickets'];
+export type TicketRow = Selectable<Tickets>;
+type TicketQuery = SelectQueryBuilder<ReadDatabase, 'tickets', object>;
+
+/**
+ * The read table's column for each sort of the list; `id` breaks ties in the same direction, so pages are
+ * stable. The time left on the response clock sorts by `awaiting_since`: the older the payment, the less
+ * time left; a ticket without a running clock (NULL) has unlimited time, last ascending, first descending.
+ */
+const SORT_COLUMNS = {
+  createdAt: 'created_at',
+  businessName: 'business_name',
+  contactName: 'contact_name',
+  status: 'status',
+  responseDue: 'awaiting_since',
+} as const satisfies Record<AdminTicketSort, keyof Tickets>;
+
+/** `%`, `_` and the escape character itself match literally in the admin's search text. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+function byResponse(builder: TicketQuery, filter: ResponseFilter, now: Date): TicketQuery {
+  const dueSince = new Date(now.getTime() - RESPONSE_DUE_MS);
+  switch (filter) {
+    case 'due':
+      return builder.where('awaiting_since', '>', dueSince);
+    case 'overdue':
+      return builder.where('awaiting_since', '<=', dueSince);
+    case 'answered':
+      return builder.where('first_response_at', 'is not', null);
+    case 'refund_eligible': {
+      // Paid through the gateway (a waiver holds no money; a payment recorded by hand starts no clock) and
+      // nobody responded within 24 hours: still waiting after 24 hours, or answered later than that.
+      const refundSince = new Date(now.getTime() - REFUND_AFTER_MS);
+      return builder
+        .where('payment_status', '=', 'completed')
+        .where('fee_waiver', 'is', null)
+        .where((eb) =>
+          eb.or([eb('awaiting_since', '<=', refundSince), eb('first_response_at', '>=', sql<Date>`fee_settled_at + interval '24 hours'`)]),
+        );
+    }
+    default: {
+      const unhandled: never = filter;
+      return unhandled;
+    }
+  }
+}
+
+function filtered(db: Kysely<ReadDatabase>, query: AdminTicketListQuery, now: Date): TicketQuery {
+  let builder: TicketQuery = db.selectFrom('tickets');
+  if (query.status) builder = builder.where('status', '=', query.status);
+  if (query.search) {
+    // search_text is lower(...) of the searched fields: lower() the pattern the same way, in PostgreSQL.
+    const pattern = `%${escapeLike(query.search)}%`;
+    builder = builder.where('search_text', 'like', sql<string>`lower(${pattern})`);
+  }
+  if (query.response) builder = byResponse(builder, query.response, now);
+  return builder;
+}
+
+/**
+ * The two statements of a list request: the number of matching tickets, and one page of them. Exposed so
+ * that bench/admin-list.ts can print the plans of exactly what the API runs.
+ */
+export function adminTicketQueries(db: Kysely<ReadDatabase>, query: AdminTicketListQuery, now: Date) {
+  const offset = (query.page - 1) * query.limit;
+  const column = SORT_COLUMNS[query.sortBy];
+  const order = query.sortOrder;
+  // The page's ids first, then their rows: skipping `offset` entries of an index that holds the sort key
+  // and the id (an index-only scan) costs far less than fetching and dropping `offset` whole rows, which
+  // is what page 5,000 would otherwise do. PostgreSQL's default NULL placement (last ascending, first
+  // descending) is what the indexes give, and it fits the one nullable sort: a ticket without a running
+  // clock has all the time in the world.
+  const ids = filtered(db, query, now).select('id').orderBy(column, order).orderBy('id', order).limit(query.limit).offset(offset);
+  return {
+    offset,
+    count: filtered(db, query, now).select((eb) => eb.fn.countAll<string>().as('total')),
+    page: db
+      .selectFrom(ids.as('page'))
+      .innerJoin('tickets', 'tickets.id', 'page.id')
+      .selectAll('tickets')
+      .orderBy(`tickets.${column}`, order)
+      .orderBy('tickets.id', order),
+  };
+}
+
+/**
+ * One page of the admin list and the number of tickets that match. Every input was validated (zod) before
+ * it gets here and values travel as parameters; "now" is the caller's (injected) clock. Totals that do not
+ * depend on the time come through `counts` (exact, recounted whenever the table changed). A page past the
+ * end answers no rows without reading any.
+ */
+export async function listAdminTicketRows(
+  db: Kysely<ReadDatabase>,
+  query: AdminTicketListQuery,
+  now: Date,
+  counts?: TicketCountCache,
+): Promise<{ rows: TicketRow[]; total: number }> {
+  const queries = adminTicketQueries(db, query, now);
+  const count = async (): Promise<number> => Number((await queries.count.executeTakeFirstOrThrow()).total);
+  const total =
+    counts && !query.response ? await counts.total(JSON.stringify([query.status ?? null, query.search ?? null]), count) : await count();
+  if (queries.offset >= total) return { rows: [], total };
+  return { rows: await queries.page.execute(), total };
+}
+
+export async function findAdminTicketRow(db: Kysely<ReadDatabase>, id: number): Promise<TicketRow | null> {
+  return (await db.selectFrom('tickets').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+}
+
+/** A read-table row as the admin API shows it at `now`; `engineerName` comes from the engineers table. */
+export function toAdminTicket(row: TicketRow, engineerName: string | null, now: Date): AdminTicket {
+  return {
+    ...toTicketDetail(row),
+    engineerName,
+    ...responseClock(row, now),
+  };
+}

@@ -1,0 +1,2 @@
+/** The `Clock` the app uses (`systemClock` outside tests). */
+export const CLOCK = Symbol('CLOCK');

@@ -1,0 +1,2 @@
+/** The validated configuration (`AppConfig`), provided once by ConfigModule. */
+export const APP_CONFIG = Symbol('APP_CONFIG');

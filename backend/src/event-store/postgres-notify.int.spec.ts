@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import type { EventMetadata } from '@ppr/contracts';
+import { testSchema, type TestSchema } from '../../test/test-schema';
+import { loadConfig } from '../config/config';
+import { openDatabase, type Database } from '../database/database';
+import { type NewEvent, type Position, type RecordedEvent, START } from './event-store.port';
+import { PostgresEventStore } from './postgres-event-store';
+import { ensureEventStoreSchema } from './postgres-schema';
+
+/**
+ * Issue 10, finding 2: every append sent a NOTIFY and the app's own LISTEN woke its own subscribers a
+ * second time. Now a process wakes its own subscribers in-process and ignores its own notifications;
+ * NOTIFY is for other processes (coalesced, and only for stores of the same schema). Subscribers woken
+ * together share one read. Needs a real PostgreSQL (the embedded database has no LISTEN).
+ *
+ * Every store here polls once a minute: whatever arrives within the test's time came by a wake-up.
+ */
+const url = process.env.DATABASE_URL;
+const maybe = url ? describe : describe.skip;
+
+function event(): NewEvent {
+  const metadata: EventMetadata = {
+    actor: { kind: 'system', id: null },
+    correlationId: randomUUID(),
+    causationId: null,
+    occurredAt: new Date().toISOString(),
+    schemaVersion: 1,
+  };
+  return { id: randomUUID(), type: 'Pinged', data: {}, metadata };
+}
+
+/** Follows `store` from `after`, collecting events, until stopped. */
+function follow(
+  store: PostgresEventStore,
+  after: Position,
+): { seen: RecordedEvent[]; until: (n: number) => Promise<void>; stop: () => void } {
+  const controller = new AbortController();
+  const seen: RecordedEvent[] = [];
+  let waiting: { n: number; resolve: () => void } | undefined;
+  void (async () => {
+    for await (const recorded of store.subscribe(after, { signal: controller.signal })) {
+      seen.push(recorded);
+      if (waiting && seen.length >= waiting.n) waiting.resolve();
+    }
+  })();
+  return {
+    seen,
+    until: (n) =>
+      seen.length >= n
+        ? Promise.resolve()
+        : new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Error(`only ${seen.length} of ${n} events within 20 s`)), 20_000);
+            waiting = {
+              n,
+              resolve: () => {
+                clearTimeout(timer);
+                resolve();
+              },
+            };
+          }),
+    stop: () => controller.abort(),
+  };
+}
+
+maybe(url ? 'NOTIFY between processes, never to itself' : 'skipped: DATABASE_URL is not set (the embedded database has no LISTEN)', () => {
+  const schemas: TestSchema[] = [];
+  const databases: Database[] = [];
+  const stores: PostgresEventStore[] = [];
+
+  async function open(schema: TestSchema): Promise<PostgresEventStore> {
+    const db = await openDatabase(loadConfig({ NODE_ENV: 'test', DATA_DIR: 'memory', ...schema.env }));
+    databases.push(db);
+    await ensureEventStoreSchema(db.pool);
+    const store = new PostgresEventStore({ pool: db.pool, adapter: 'postgres', listenUrl: db.url, pollIntervalMs: 60_000 });
+    stores.push(store);
+    return store;
+  }
+
+  let a: PostgresEventStore;
+  let b: PostgresEventStore;
+  let elsewhere: PostgresEventStore;
+
+  beforeAll(async () => {
+    const shared = testSchema('es_notify', { poolSize: 4 });
+    const other = testSchema('es_notify_other', { poolSize: 2 });
+    schemas.push(shared, other);
+    // Two processes on one schema (two stores, two pools, two LISTEN connections), one on another schema.
+    a = await open(shared);
+    b = await open(shared);
+    elsewhere = await open(other);
+  });
+  afterAll(async () => {
+    for (const store of stores) await store.close();
+    for (const db of databases) await db.close();
+    for (const schema of schemas) await schema.drop();
+  });
+
+  it("wakes another process's subscribers through NOTIFY, its own in-process only, and nobody in another schema", async () => {
+    const fromB = follow(b, START);
+    const fromA = follow(a, START);
+    const fromElsewhere = follow(elsewhere, START);
+    // Let the three LISTEN connections start.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const before = { a: { ...a.stats }, b: { ...b.stats }, elsewhere: { ...elsewhere.stats } };
+
+    for (let i = 0; i < 5; i++) await a.append(`pinged-${randomUUID()}`, [event()], 'no_stream');
+    await Promise.all([fromA.until(5), fromB.until(5)]);
+    // Give a late self-echo time to come back, were there one.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    fromA.stop();
+    fromB.stop();
+    fromElsewhere.stop();
+
+    expect(a.stats.notifiesSent).toBeGreaterThan(before.a.notifiesSent);
+    expect(a.stats.notificationsReceived).toBe(before.a.notificationsReceived);
+    expect(b.stats.notificationsReceived).toBeGreaterThan(before.b.notificationsReceived);
+    expect(b.stats.pollTimeouts).toBe(0);
+    expect(elsewhere.stats.notificationsReceived).toBe(before.elsewhere.notificationsReceived);
+    expect(fromElsewhere.seen).toEqual([]);
+  });
+
+  it('lets subscribers woken together share one read', async () => {
+    const head = (await a.headPosition()) ?? START;
+    const first = follow(a, head);
+    const second = follow(a, head);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const reads = a.stats.subscriberReads;
+    for (let i = 1; i <= 3; i++) {
+      await a.append(`pinged-${randomUUID()}`, [event()], 'no_stream');
+      await Promise.all([first.until(i), second.until(i)]);
+    }
+    first.stop();
+    second.stop();
+    expect(first.seen.map((e) => e.id)).toEqual(second.seen.map((e) => e.id));
+    // One read per append for both subscribers (two without sharing).
+    expect(a.stats.subscriberReads - reads).toBe(3);
+  });
+});

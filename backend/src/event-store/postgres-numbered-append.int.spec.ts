@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import type { EventMetadata } from '@ppr/contracts';
+import { testSchema, type TestSchema } from '../../test/test-schema';
+import { loadConfig } from '../config/config';
+import { openDatabase, type Database } from '../database/database';
+import { comparePositions, type NewEvent, type RecordedEvent, START, WrongExpectedRevisionError } from './event-store.port';
+import { PostgresEventStore } from './postgres-event-store';
+import { ensureEventStoreSchema } from './postgres-schema';
+
+/**
+ * `appendNumbered`: a new stream's number from a sequence and its first events in one statement (the
+ * PostgreSQL adapters only: on a real PostgreSQL when DATABASE_URL is set, else on the embedded one).
+ */
+jest.setTimeout(120_000);
+
+function metadata(): EventMetadata {
+  return {
+    actor: { kind: 'system', id: null },
+    correlationId: randomUUID(),
+    causationId: null,
+    occurredAt: new Date().toISOString(),
+    schemaVersion: 1,
+  };
+}
+
+const allocation = { sequence: 'numbered_test_seq', streamPrefix: 'numbered-', idField: 'thingId' };
+
+describe(`appendNumbered on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'the embedded database'}`, () => {
+  let schema: TestSchema;
+  let db: Database;
+  let store: PostgresEventStore;
+
+  beforeAll(async () => {
+    schema = testSchema('es_numbered', { poolSize: 10 });
+    db = await openDatabase(loadConfig({ NODE_ENV: 'test', DATA_DIR: 'memory', ...schema.env }));
+    await ensureEventStoreSchema(db.pool);
+    await db.pool.query(`CREATE SEQUENCE ${allocation.sequence} START 700`);
+    store = new PostgresEventStore({
+      pool: db.pool,
+      adapter: db.kind,
+      ...(db.kind === 'postgres' ? { listenUrl: db.url } : {}),
+      pollIntervalMs: 200,
+    });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await db?.close();
+    await schema?.drop();
+  });
+
+  it('numbers the stream from the sequence and puts the number in the events that have the field', async () => {
+    const events: NewEvent[] = [
+      { type: 'ThingCreated', data: { thingId: 0, name: 'first' }, metadata: metadata() },
+      { type: 'ThingNoted', data: { note: 'no id here' }, metadata: metadata() },
+      { type: 'ThingRenamed', data: { thingId: 0, name: 'second' }, metadata: metadata() },
+    ];
+    const result = await store.appendNumbered(allocation, events);
+    expect(result.number).toBe(700);
+    expect(result.streamId).toBe('numbered-700');
+    expect(result.nextExpectedRevision).toBe(2);
+
+    const stored = await store.readStream('numbered-700');
+    expect(stored.map((e) => [e.type, e.revision, e.data])).toEqual([
+      ['ThingCreated', 0, { thingId: 700, name: 'first' }],
+      ['ThingNoted', 1, { note: 'no id here' }],
+      ['ThingRenamed', 2, { thingId: 700, name: 'second' }],
+    ]);
+    expect(stored[2]!.position).toEqual(result.position);
+    // The stream goes on as any other.
+    await expect(store.append('numbered-700', [{ type: 'ThingNoted', data: {}, metadata: metadata() }], 2)).resolves.toMatchObject({
+      nextExpectedRevision: 3,
+    });
+  });
+
+  it('refuses a number whose stream exists (no_stream), writing nothing', async () => {
+    const next = (await db.pool.query<{ n: number }>(`SELECT last_value + 1 AS n FROM ${allocation.sequence}`)).rows[0]!.n;
+    await store.append(`numbered-${next}`, [{ type: 'Squatter', data: {}, metadata: metadata() }], 'no_stream');
+    await expect(
+      store.appendNumbered(allocation, [{ type: 'ThingCreated', data: { thingId: 0 }, metadata: metadata() }]),
+    ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    expect((await store.readStream(`numbered-${next}`)).map((e) => e.type)).toEqual(['Squatter']);
+  });
+
+  it('keeps every stream in revision order in the global order, across many numbers, with writers following each creation', async () => {
+    // nextval gives its transaction an id every 32 numbers (before the stream's lock, unlike es_append):
+    // 200 creations, each followed at once by appends of other writers, check that this never puts a later
+    // revision of a stream ahead of an earlier one, and that a live subscriber sees every event once.
+    const head = (await store.headPosition()) ?? START;
+    const creations = 200;
+    const perStream = 3;
+    const seen: RecordedEvent[] = [];
+    const controller = new AbortController();
+    const expected = creations * perStream;
+    const many = { ...allocation, streamPrefix: 'many-' };
+    const subscription = (async () => {
+      for await (const event of store.subscribe(head, { signal: controller.signal })) {
+        if (!event.streamId.startsWith(many.streamPrefix)) continue;
+        seen.push(event);
+        if (seen.length === expected) controller.abort();
+      }
+    })();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next++ < creations) {
+          const created = await store.appendNumbered(many, [{ type: 'ThingCreated', data: { thingId: 0 }, metadata: metadata() }]);
+          let revision = created.nextExpectedRevision;
+          for (let i = 1; i < perStream; i++) {
+            revision = (await store.append(created.streamId, [{ type: 'ThingNoted', data: { i }, metadata: metadata() }], revision))
+              .nextExpectedRevision;
+          }
+        }
+      }),
+    );
+    await subscription;
+    expect(seen).toHaveLength(expected);
+    expect(new Set(seen.map((e) => e.id)).size).toBe(expected);
+    for (let i = 1; i < seen.length; i++) expect(comparePositions(seen[i - 1]!.position, seen[i]!.position)).toBeLessThan(0);
+    const revisions = new Map<string, number[]>();
+    for (const event of seen) revisions.set(event.streamId, [...(revisions.get(event.streamId) ?? []), event.revision]);
+    expect(revisions.size).toBe(creations);
+    for (const list of revisions.values()) expect(list).toEqual([0, 1, 2]);
+  });
+});

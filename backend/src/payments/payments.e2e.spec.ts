@@ -1,0 +1,508 @@
+import {
+  paymentMessages,
+  paymentSetupResponseSchema,
+  publicConfigSchema,
+  simulatedConfirmResponseSchema,
+  ZERO_COST_PAYMENT_INTENT_ID,
+} from '@ppr/contracts';
+import request from 'supertest';
+import Stripe from 'stripe';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { PaymentGatewayUnavailableError } from './payment-gateway.port';
+import { PaymentReconciler } from './payment-reconciler';
+import { PAYMENT_GATEWAY, WEBHOOK_SIGNING_SECRET } from './payments.tokens';
+import { type SimulatedEvent, type SimulatedPaymentGateway } from './simulated-payment-gateway';
+import { SimulatedWebhookSender } from './simulated-webhook-sender';
+import { TicketPaymentsService } from './ticket-payments.service';
+
+const ticketData = {
+  businessName: 'Capitol Hill Dental',
+  contactName: 'Maya Patel',
+  email: 'maya@capitolhilldental.example',
+  phone: '(202) 555-0143',
+  address: '410 E Capitol St, Washington, DC',
+  serviceCategory: 'networking',
+  issueDescription: 'The front desk printer and two workstations drop off the network every afternoon.',
+};
+const VISA = { cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: 2034, cvc: '123' };
+const DECLINED = { ...VISA, cardNumber: '4000 0000 0000 0002' };
+const INSUFFICIENT_FUNDS = { ...VISA, cardNumber: '4000 0000 0000 9995' };
+
+type Agent = ReturnType<typeof request.agent>;
+
+/** End-to-end through the simulated gateway (the default without Stripe keys), over HTTP. */
+describe('payments through the simulated gateway', () => {
+  let t: TestApp;
+  let gateway: SimulatedPaymentGateway;
+
+  beforeAll(async () => {
+    t = await createTestApp({ FEE_WAIVER_EMAILS: 'waived@example.com', FEE_WAIVER_NAMES: 'Pat Free', PUBLIC_FORM_LIMIT_PER_HOUR: '1000' });
+    gateway = t.app.get(PAYMENT_GATEWAY);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  afterEach(() => {
+    // Tests that lose webhooks put the real delivery back.
+    const sender = t.app.get(SimulatedWebhookSender);
+    gateway.deliverEventsTo((event) => sender.deliver(event));
+    jest.restoreAllMocks();
+  });
+
+  /** A browser: its own session (cookie jar), sending the website's CSRF header. */
+  const browser = (): Agent => request.agent(t.app.getHttpServer()).set('X-Requested-With', 'XMLHttpRequest');
+
+  async function newTicket(agent: Agent, data: Record<string, string> = ticketData): Promise<number> {
+    const created = await agent.post('/api/support-request').send(data).expect(201);
+    return created.body.id as number;
+  }
+
+  async function eventsOf(ticketId: number, type?: string) {
+    const events = await t.store.readStream(`ticket-${ticketId}`);
+    return type ? events.filter((event) => event.type === type) : events;
+  }
+
+  async function eventCount(): Promise<number> {
+    const { rows } = await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM es_events');
+    return rows[0]!.n;
+  }
+
+  async function paymentStatusSeenBy(agent: Agent, ticketId: number): Promise<string> {
+    return (await agent.get(`/api/ticket/${ticketId}`).expect(200)).body.paymentStatus as string;
+  }
+
+  /** Loses the gateway's webhooks (an outage, a misconfigured endpoint); returns what would have been sent. */
+  function loseWebhooks(): SimulatedEvent[] {
+    const lost: SimulatedEvent[] = [];
+    gateway.deliverEventsTo(async (event) => {
+      lost.push(event);
+    });
+    return lost;
+  }
+
+  it('GET /api/config tells the SPA that the simulated gateway is active, without a publishable key', async () => {
+    const response = await request(t.app.getHttpServer()).get('/api/config').expect(200);
+    expect(publicConfigSchema.parse(response.body)).toEqual({
+      paymentGateway: 'simulated',
+      stripePublishableKey: null,
+      paymentsAvailable: true,
+      testMode: true,
+      diagnosticFeeCents: 4900,
+      currency: 'usd',
+    });
+  });
+
+  it('pays: an intent with a client secret, 4242 4242 4242 4242 succeeds, the signed webhook records one payment', async () => {
+    const agent = browser();
+    const ticketId = await newTicket(agent);
+    const setup = paymentSetupResponseSchema.parse((await agent.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body);
+    expect(setup).toMatchObject({ amountCents: 4900, currency: 'usd' });
+    expect(setup.paymentIntentId).toMatch(/^pi_sim_[A-Za-z0-9]+$/);
+    expect(setup.clientSecret).toMatch(new RegExp(`^${setup.paymentIntentId}_secret_[A-Za-z0-9]+$`));
+    expect(await paymentStatusSeenBy(agent, ticketId)).toBe('pending');
+
+    const confirmed = await agent
+      .post('/api/payments/simulated/confirm')
+      .send({ clientSecret: setup.clientSecret, ...VISA, receiptEmail: 'billing@example.com' })
+      .expect(200);
+    expect(simulatedConfirmResponseSchema.parse(confirmed.body)).toEqual({ status: 'succeeded', paymentIntentId: setup.paymentIntentId });
+
+    // Read-your-writes: the next GET already shows it.
+    expect(await paymentStatusSeenBy(agent, ticketId)).toBe('completed');
+    const payments = await eventsOf(ticketId, 'TicketPaymentReceived');
+    expect(payments).toHaveLength(1);
+    expect(payments[0]!.data).toEqual({ ticketId, paymentIntentId: setup.paymentIntentId, amountCents: 4900, currency: 'usd' });
+    expect(payments[0]!.metadata.actor).toEqual({ kind: 'system', id: 'payment-gateway' });
+    const statuses = await eventsOf(ticketId, 'TicketStatusChanged');
+    expect(statuses.map((event) => event.data)).toEqual([{ ticketId, from: 'pending_payment', to: 'active' }]);
+    // It came through the webhook's verification and bookkeeping, as a Stripe delivery would.
+    const { rows } = await t.db.pool.query('SELECT type, outcome FROM payment_webhook_events WHERE type = $1 AND outcome = $2', [
+      'payment_intent.succeeded',
+      'recorded',
+    ]);
+    expect(rows.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("declines 4000 0000 0000 0002 and 4000 0000 0000 9995 with Stripe's messages; nothing is paid; another card then pays", async () => {
+    const agent = browser();
+    const ticketId = await newTicket(agent);
+    const { clientSecret, paymentIntentId } = (await agent.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body;
+
+    const declined = await agent
+      .post('/api/payments/simulated/confirm')
+      .send({ clientSecret, ...DECLINED })
+      .expect(200);
+    expect(declined.body).toEqual({ status: 'declined', paymentIntentId, message: 'Your card was declined.', code: 'generic_decline' });
+    const poor = await agent
+      .post('/api/payments/simulated/confirm')
+      .send({ clientSecret, ...INSUFFICIENT_FUNDS })
+      .expect(200);
+    expect(poor.body).toMatchObject({ status: 'declined', message: 'Your card has insufficient funds.', code: 'insufficient_funds' });
+    expect(await paymentStatusSeenBy(agent, ticketId)).toBe('pending');
+    expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(0);
+
+    // A decline leaves the same intent payable, as on Stripe.
+    expect((await agent.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body.paymentIntentId).toBe(paymentIntentId);
+    await agent
+      .post('/api/payments/simulated/confirm')
+      .send({ clientSecret, ...VISA })
+      .expect(200, { status: 'succeeded', paymentIntentId });
+    expect(await paymentStatusSeenBy(agent, ticketId)).toBe('completed');
+  });
+
+  it('pays twice: double clicks get one intent, a second confirmation is refused, one payment event', async () => {
+    const agent = browser();
+    const ticketId = await newTicket(agent);
+    const [a, b] = await Promise.all([
+      agent.post('/api/create-payment-intent').send({ ticketId }).expect(200),
+      agent
+        .post('/api/create-payment-intent')
+        .send({ ticketId: String(ticketId) })
+        .expect(200),
+    ]);
+    expect(b.body.paymentIntentId).toBe(a.body.paymentIntentId);
+    const { clientSecret } = a.body;
+
+    const [first, second] = await Promise.all([
+      agent.post('/api/payments/simulated/confirm').send({ clientSecret, ...VISA }),
+      agent.post('/api/payments/simulated/confirm').send({ clientSecret, ...VISA }),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    await agent
+      .post('/api/payments/simulated/confirm')
+      .send({ clientSecret, ...VISA })
+      .expect(409, { message: paymentMessages.alreadyConfirmed });
+    const again = await agent.post('/api/create-payment-intent').send({ ticketId }).expect(409);
+    expect(again.body.message).toMatch(/already paid/);
+    await agent
+      .post('/api/update-ticket-payment')
+      .send({ ticketId, paymentIntentId: a.body.paymentIntentId })
+      .expect(200, { id: ticketId });
+
+    expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(1);
+  });
+
+  it("the webhook before the browser's update-ticket-payment: the update changes nothing more", async () => {
+    const agent = browser();
+    const ticketId = await newTicket(agent);
+    const { clientSecret, paymentIntentId } = (await agent.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body;
+    await agent
+      .post('/api/payments/simulated/confirm')
+      .send({ clientSecret, ...VISA })
+      .expect(200);
+    const before = await eventCount();
+
+    await agent.post('/api/update-ticket-payment').send({ ticketId, paymentIntentId, isZeroCost: false }).expect(200, { id: ticketId });
+
+    expect(await eventCount()).toBe(before);
+    expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(1);
+  });
+
+  it("the webhook after the browser's update-ticket-payment: the server retrieves the intent, the late webhook changes nothing", async () => {
+    const agent = browser();
+    const ticketId = await newTicket(agent);
+    const { clientSecret, paymentIntentId } = (await agent.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body;
+    const late = loseWebhooks();
+    await agent
+      .post('/api/payments/simulated/confirm')
+      .send({ clientSecret, ...VISA })
+      .expect(200);
+    expect(await paymentStatusSeenBy(agent, ticketId)).toBe('pending');
+
+    await agent.post('/api/update-ticket-payment').send({ ticketId, paymentIntentId }).expect(200, { id: ticketId });
+    expect(await paymentStatusSeenBy(agent, ticketId)).toBe('completed');
+
+    // Now the delayed delivery arrives over HTTP, signed as the simulated gateway signs.
+    const succeeded = late.find((event) => event.type === 'payment_intent.succeeded')!;
+    const payload = JSON.stringify(succeeded);
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: t.app.get<string>(WEBHOOK_SIGNING_SECRET) });
+    const delivered = await request(t.app.getHttpServer())
+      .post('/api/payments/webhook')
+      .set('Content-Type', 'application/json')
+      .set('Stripe-Signature', signature)
+      .send(payload)
+      .expect(200);
+    expect(delivered.body).toEqual({ received: true, outcome: 'unchanged' });
+    expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(1);
+  });
+
+  it("the browser's word alone is not enough: an unpaid or unknown intent is refused and nothing is written", async () => {
+    const agent = browser();
+    const ticketId = await newTicket(agent);
+    const { paymentIntentId } = (await agent.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body;
+    const before = await eventCount();
+    await agent
+      .post('/api/update-ticket-payment')
+      .send({ ticketId, paymentIntentId })
+      .expect(402, { message: paymentMessages.paymentNotCompleted });
+    await agent
+      .post('/api/update-ticket-payment')
+      .send({ ticketId, paymentIntentId: 'pi_sim_doesnotexist' })
+      .expect(404, { message: paymentMessages.paymentNotFound });
+    await agent.post('/api/update-ticket-payment').send({ ticketId }).expect(400, { message: paymentMessages.paymentOrWaiverRequired });
+    expect(await eventCount()).toBe(before);
+    expect(await paymentStatusSeenBy(agent, ticketId)).toBe('pending');
+  });
+
+  it('an intent paid for one ticket cannot pay another (409, nothing written)', async () => {
+    const agent = browser();
+    const paid = await newTicket(agent);
+    const other = await newTicket(agent);
+    const { clientSecret, paymentIntentId } = (await agent.post('/api/create-payment-intent').send({ ticketId: paid }).expect(200)).body;
+    await agent
+      .post('/api/payments/simulated/confirm')
+      .send({ clientSecret, ...VISA })
+      .expect(200);
+    const before = await eventCount();
+
+    await agent
+      .post('/api/update-ticket-payment')
+      .send({ ticketId: other, paymentIntentId })
+      .expect(409, { message: paymentMessages.paymentForAnotherTicket });
+    await agent
+      .post('/api/support-request-with-payment')
+      .send({ ticketData, paymentIntentId })
+      .expect(409, { message: paymentMessages.paymentAlreadyUsed });
+
+    expect(await eventCount()).toBe(before);
+    expect(await paymentStatusSeenBy(agent, other)).toBe('pending');
+  });
+
+  it('the pre-ticket fee (ticket id 0) pays exactly one new request; its retry answers the same ticket; another browser is refused', async () => {
+    const agent = browser();
+    const setup = (await agent.post('/api/create-diagnostic-fee-payment').expect(200)).body;
+    expect(setup.paymentIntentId).toMatch(/^pi_sim_/);
+    // Asked again by the same browser: the same open intent.
+    expect((await agent.post('/api/create-diagnostic-fee-payment').send({}).expect(200)).body.paymentIntentId).toBe(setup.paymentIntentId);
+    await agent.post('/api/create-diagnostic-fee-payment').send({ amount: 1 }).expect(400);
+
+    const confirmed = await agent
+      .post('/api/payments/simulated/confirm')
+      .send({ clientSecret: setup.clientSecret, ...VISA })
+      .expect(200);
+    expect(confirmed.body.status).toBe('succeeded');
+
+    const created = await agent
+      .post('/api/support-request-with-payment')
+      .send({ ticketData, paymentIntentId: setup.paymentIntentId })
+      .expect(201);
+    const ticketId = created.body.id as number;
+    expect(await paymentStatusSeenBy(agent, ticketId)).toBe('completed');
+    expect((await eventsOf(ticketId, 'TicketPaymentReceived')).map((event) => event.data)).toEqual([
+      { ticketId, paymentIntentId: setup.paymentIntentId, amountCents: 4900, currency: 'usd' },
+    ]);
+
+    // The same browser retries (its answer was lost): the same ticket, nothing new.
+    const before = await eventCount();
+    await agent
+      .post('/api/support-request-external-payment')
+      .send({ ticketData, paymentIntentId: setup.paymentIntentId })
+      .expect(201, { id: ticketId });
+    expect(await eventCount()).toBe(before);
+    // Someone else presents the same payment: refused, nothing written.
+    await browser()
+      .post('/api/support-request-with-payment')
+      .send({ ticketData, paymentIntentId: setup.paymentIntentId })
+      .expect(409, { message: paymentMessages.paymentAlreadyUsed });
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('a pre-ticket intent that was not paid creates no ticket', async () => {
+    const agent = browser();
+    const setup = (await agent.post('/api/create-diagnostic-fee-payment').expect(200)).body;
+    const before = await eventCount();
+    await agent.post('/api/support-request-with-payment').send({ ticketData, paymentIntentId: setup.paymentIntentId }).expect(402);
+    expect(await eventCount()).toBe(before);
+  });
+
+  describe('the fee waiver (FEE_WAIVER_EMAILS, FEE_WAIVER_NAMES)', () => {
+    it('a waived email or contact name gets the ticket at zero cost, with the note "Free diagnostic service"', async () => {
+      const agent = browser();
+      const byEmail = await agent
+        .post('/api/support-request-with-payment')
+        .send({ ticketData: { ...ticketData, email: 'Waived@Example.com' }, paymentIntentId: ZERO_COST_PAYMENT_INTENT_ID })
+        .expect(201);
+      const byName = await agent
+        .post('/api/support-request-external-payment')
+        .send({ ticketData: { ...ticketData, contactName: 'pat free' }, isZeroCost: true, paymentIntentId: null })
+        .expect(201);
+      for (const id of [byEmail.body.id as number, byName.body.id as number]) {
+        expect(await paymentStatusSeenBy(agent, id)).toBe('completed');
+        const [waived] = await eventsOf(id, 'TicketFeeWaived');
+        expect(waived!.data).toMatchObject({ kind: 'free_diagnostic', notes: 'Free diagnostic service' });
+        expect(await eventsOf(id, 'TicketPaymentReceived')).toHaveLength(0);
+      }
+    });
+
+    it('a client claiming zero cost without a waiver is refused (403) and nothing is written', async () => {
+      const agent = browser();
+      const before = await eventCount();
+      await agent
+        .post('/api/support-request-with-payment')
+        .send({ ticketData, paymentIntentId: ZERO_COST_PAYMENT_INTENT_ID })
+        .expect(403, { message: paymentMessages.zeroCostNotAllowed });
+      await agent
+        .post('/api/support-request-external-payment')
+        .send({ ticketData, isZeroCost: true })
+        .expect(403, { message: paymentMessages.zeroCostNotAllowed });
+      const ticketId = await newTicket(agent);
+      const afterTicket = await eventCount();
+      await agent
+        .post('/api/update-ticket-payment')
+        .send({ ticketId, isZeroCost: true })
+        .expect(403, { message: paymentMessages.zeroCostNotAllowed });
+      expect(await eventCount()).toBe(afterTicket);
+      expect(afterTicket - before).toBe(1);
+      expect(await paymentStatusSeenBy(agent, ticketId)).toBe('pending');
+    });
+
+    it('update-ticket-payment with isZeroCost on a waived ticket answers its id and changes nothing', async () => {
+      const agent = browser();
+      const ticketId = await newTicket(agent, { ...ticketData, email: 'waived@example.com' });
+      const before = await eventCount();
+      await agent.post('/api/update-ticket-payment').send({ ticketId, isZeroCost: true }).expect(200, { id: ticketId });
+      expect(await eventCount()).toBe(before);
+      await agent.post('/api/create-payment-intent').send({ ticketId }).expect(409);
+    });
+  });
+
+  it('a lost webhook is recovered by the reconciler, which records the payment once', async () => {
+    const agent = browser();
+    const ticketId = await newTicket(agent);
+    const { clientSecret, paymentIntentId } = (await agent.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body;
+    loseWebhooks();
+    await agent
+      .post('/api/payments/simulated/confirm')
+      .send({ clientSecret, ...VISA })
+      .expect(200);
+    expect(await paymentStatusSeenBy(agent, ticketId)).toBe('pending');
+
+    const reconciler = t.app.get(PaymentReconciler);
+    const report = await reconciler.reconcile({ afterMinutes: 0 });
+    expect(report.findings).toContainEqual({ id: paymentIntentId, ticketId, result: 'recorded' });
+
+    const payments = await eventsOf(ticketId, 'TicketPaymentReceived');
+    expect(payments.map((event) => event.data)).toEqual([{ ticketId, paymentIntentId, amountCents: 4900, currency: 'usd' }]);
+    // Settled: the next run does not look at it again.
+    const next = await reconciler.reconcile({ afterMinutes: 0 });
+    expect(next.findings.map((finding) => finding.id)).not.toContain(paymentIntentId);
+    expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(1);
+  });
+
+  it('the reconciler leaves intents younger than the delay alone, and reports open ones as open', async () => {
+    const agent = browser();
+    const ticketId = await newTicket(agent);
+    const { paymentIntentId } = (await agent.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body;
+    const reconciler = t.app.get(PaymentReconciler);
+    expect((await reconciler.reconcile()).findings.map((finding) => finding.id)).not.toContain(paymentIntentId);
+    expect((await reconciler.reconcile({ afterMinutes: 0 })).findings).toContainEqual({
+      id: paymentIntentId,
+      ticketId,
+      result: 'open',
+      detail: 'requires_payment_method',
+    });
+  });
+
+  it("the gateway down: 503 with the spec's message, the ticket intact and payable later", async () => {
+    const agent = browser();
+    const ticketId = await newTicket(agent);
+    const before = await eventCount();
+    const down = jest.spyOn(gateway, 'createPaymentIntent').mockRejectedValue(new PaymentGatewayUnavailableError('connection refused'));
+
+    const response = await agent.post('/api/create-payment-intent').send({ ticketId }).expect(503);
+    expect(response.body).toEqual({ message: 'Payment processing is not available. Please try again later.' });
+    expect(await eventCount()).toBe(before);
+    expect(await paymentStatusSeenBy(agent, ticketId)).toBe('pending');
+    expect((await eventsOf(ticketId)).map((event) => event.type)).toEqual(['TicketCreated']);
+
+    down.mockRestore();
+    const { clientSecret } = (await agent.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body;
+    await agent
+      .post('/api/payments/simulated/confirm')
+      .send({ clientSecret, ...VISA })
+      .expect(200);
+    expect(await paymentStatusSeenBy(agent, ticketId)).toBe('completed');
+  });
+
+  it('a ticket of another browser session is not found: no intent, no client secret', async () => {
+    const ticketId = await newTicket(browser());
+    await browser().post('/api/create-payment-intent').send({ ticketId }).expect(404, { message: 'Ticket not found' });
+    await browser().post('/api/update-ticket-payment').send({ ticketId, paymentIntentId: 'pi_sim_x' }).expect(404);
+  });
+
+  it('bad input is a 400 with field errors and writes nothing', async () => {
+    const agent = browser();
+    const before = await eventCount();
+    const noTicket = await agent.post('/api/create-payment-intent').send({ ticketId: 'abc' }).expect(400);
+    expect(noTicket.body.errors).toEqual([{ path: 'ticketId', message: paymentMessages.ticketIdRequired }]);
+    await agent.post('/api/create-payment-intent').send({ ticketId: 1, extra: true }).expect(400);
+    const badCard = await agent
+      .post('/api/payments/simulated/confirm')
+      .send({ clientSecret: 'pi_sim_x_secret_y', cardNumber: '42', expMonth: 13, expYear: 'soon', cvc: '1' })
+      .expect(400);
+    expect(badCard.body.errors).toEqual(
+      expect.arrayContaining([
+        { path: 'cardNumber', message: paymentMessages.cardNumberRequired },
+        { path: 'expMonth', message: paymentMessages.expMonthRequired },
+        { path: 'expYear', message: paymentMessages.expYearRequired },
+        { path: 'cvc', message: paymentMessages.cvcRequired },
+      ]),
+    );
+    await agent
+      .post('/api/payments/simulated/confirm')
+      .send({ clientSecret: 'pi_sim_nope_secret_nope', ...VISA })
+      .expect(404, { message: paymentMessages.paymentNotFound });
+    const badTicket = await agent
+      .post('/api/support-request-with-payment')
+      .send({ ticketData: { ...ticketData, email: 'nope' }, paymentIntentId: 'pi_x' })
+      .expect(400);
+    expect(badTicket.body.errors).toEqual([{ path: 'ticketData.email', message: 'Invalid email address' }]);
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('hosted checkout: a session for the ticket, its test-mode page, and the return with the intent and the ticket id', async () => {
+    const agent = browser();
+    const ticketId = await newTicket(agent);
+    const session = (await agent.post('/api/payments/checkout-session').send({ ticketId }).expect(200)).body;
+    expect(session.sessionId).toMatch(/^cs_sim_/);
+    const url = new URL(session.url);
+    expect(url.pathname).toBe(`/api/payments/simulated/checkout/${session.sessionId}`);
+    // The same open session when asked again.
+    expect((await agent.post('/api/payments/checkout-session').send({ ticketId }).expect(200)).body.sessionId).toBe(session.sessionId);
+
+    const page = await agent.get(url.pathname).expect(200);
+    expect(page.text).toContain('Test mode: no real charge');
+    const clientSecret = /data-client-secret="([^"]+)"/.exec(page.text)![1]!;
+    await agent
+      .post('/api/payments/simulated/confirm')
+      .send({ clientSecret, ...VISA })
+      .expect(200);
+    expect(await paymentStatusSeenBy(agent, ticketId)).toBe('completed');
+
+    const back = await agent.get(`/api/payments/checkout/complete?session_id=${session.sessionId}`).expect(303);
+    const target = new URL(back.headers.location as string, 'http://site');
+    expect(target.pathname).toBe('/payment-success');
+    expect(target.searchParams.get('ticket_id')).toBe(String(ticketId));
+    const paymentIntentId = target.searchParams.get('payment_intent')!;
+    expect(paymentIntentId).toMatch(/^pi_sim_/);
+    await agent.post('/api/update-ticket-payment').send({ ticketId, paymentIntentId }).expect(200, { id: ticketId });
+    expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(1);
+  });
+
+  it('a refund through the port is recorded when the gateway confirms it', async () => {
+    const agent = browser();
+    const ticketId = await newTicket(agent);
+    const { clientSecret } = (await agent.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body;
+    await agent
+      .post('/api/payments/simulated/confirm')
+      .send({ clientSecret, ...VISA })
+      .expect(200);
+    const payments = t.app.get(TicketPaymentsService);
+    const context = { actor: { kind: 'admin' as const, id: '1' }, correlationId: 'refund-test' };
+    expect((await payments.refundTicket(ticketId, 'Out of scope', context)).status).toBe('refunded');
+    expect((await payments.refundTicket(ticketId, 'Out of scope', context)).status).toBe('refunded');
+    const refunds = await eventsOf(ticketId, 'TicketPaymentRefunded');
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]!.data).toMatchObject({ ticketId, amountCents: 4900, currency: 'usd' });
+  });
+});

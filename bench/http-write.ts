@@ -1,0 +1,358 @@
+/**
+ * The write path over HTTP, on a real PostgreSQL (DATABASE_URL, default the local test database).
+ *
+ *   npm run bench:http-write
+ *
+ * `POST /api/support-request` against the whole app (`createApp`, as `main.ts` builds it, listening on a
+ * loopback port), beside a minimal HTTP server in this script that parses the same body and only INSERTs
+ * the same event row (the limit of this stack on this machine). 8 keep-alive connections, BENCH_SECONDS
+ * (default 20) per measurement, each visitor without a cookie (a new session each, as real visitors).
+ * Then both again while a foreign transaction (100 ms, with a transaction id) opens every 200 ms in
+ * another database: readers on the whole server cannot see commits newer than it while it is open.
+ *
+ * Prints requests/s, p50/p99 latency, the ratio app / baseline, and what each support request costs the
+ * database: statements and commits, counted by wrapping node-postgres' `Client.prototype.query` in this
+ * process (pg_stat_statements is not loaded on the shared server), by owner (event store, read side,
+ * rate limits, sessions, ...), for one request at a time and under the load. "Commits" counts
+ * transactions that wrote: an explicit COMMIT after a write, or a single writing statement
+ * (INSERT/UPDATE/DELETE or an es_append* call) outside a transaction. Reads and NOTIFY are statements only.
+ * Everything happens in a schema of its own, dropped at the end.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, request as httpRequest, Agent, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client, Pool } from 'pg';
+import { createApp } from '../backend/src/app';
+import { loadConfig } from '../backend/src/config/config';
+import { EVENT_STORE } from '../backend/src/event-store/event-store.tokens';
+
+const CONNECTIONS = 8;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const WARM_UP_SECONDS = Math.min(3, SECONDS);
+const SEQUENTIAL_REQUESTS = 50;
+const FOREIGN_EVERY_MS = 200;
+const FOREIGN_HOLD_MS = 100;
+
+const out = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+const body = JSON.stringify({
+  businessName: 'Potomac Benchmark Co',
+  contactName: 'Bench Writer',
+  email: 'bench@example.com',
+  phone: '(703) 555-0100',
+  address: '1 Wilson Blvd, Arlington, VA',
+  serviceCategory: 'networking',
+  issueDescription: 'The office Wi-Fi drops every afternoon around three o’clock.',
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Counting statements and commits of every node-postgres client in this process (except excluded ones).
+
+type Owner = 'event store' | 'ticket ids' | 'read side' | 'rate limits' | 'sessions' | 'idempotency' | 'other';
+const OWNERS: readonly Owner[] = ['event store', 'ticket ids', 'read side', 'rate limits', 'sessions', 'idempotency', 'other'];
+
+function ownerOf(text: string): Owner {
+  if (/\bes_(append|events|streams)|pg_notify|\bLISTEN\b/i.test(text)) return 'event store';
+  if (/ticket_id_seq/i.test(text)) return 'ticket ids';
+  if (/projection_checkpoints|"?tickets"?\b|email_notifications/i.test(text)) return 'read side';
+  if (/rate_limits/i.test(text)) return 'rate limits';
+  if (/\bsessions\b/i.test(text)) return 'sessions';
+  if (/support_request_idempotency/i.test(text)) return 'idempotency';
+  return 'other';
+}
+
+/** A statement that writes: INSERT/UPDATE/DELETE/MERGE (also inside WITH), or a call of es_append*(...). */
+const WRITES = /^\s*(INSERT|UPDATE|DELETE|MERGE)\b|^\s*WITH\b[\s\S]*\b(INSERT|UPDATE|DELETE)\b|\bes_append(_numbered)?\s*\(/i;
+
+interface Tally {
+  statements: Record<Owner, number>;
+  commits: Record<Owner, number>;
+}
+const emptyTally = (): Tally => ({
+  statements: Object.fromEntries(OWNERS.map((o) => [o, 0])) as Record<Owner, number>,
+  commits: Object.fromEntries(OWNERS.map((o) => [o, 0])) as Record<Owner, number>,
+});
+let tally = emptyTally();
+let counting = false;
+const excluded = new WeakSet<Client>();
+/** Per client, its open transaction: whose it is (its first statement's owner) and whether it wrote. */
+const transactions = new WeakMap<Client, { owner: Owner | null; wrote: boolean; statements: number }>();
+
+function record(client: Client, text: string): void {
+  const verb = text.trim().split(/\s+/)[0]?.toUpperCase() ?? '';
+  const tx = transactions.get(client);
+  if (verb === 'BEGIN' || verb === 'START') {
+    transactions.set(client, { owner: null, wrote: false, statements: 1 });
+    return;
+  }
+  if (verb === 'COMMIT' || verb === 'ROLLBACK' || verb === 'END') {
+    transactions.delete(client);
+    if (!tx) return;
+    const owner = tx.owner ?? 'other';
+    tally.statements[owner] += tx.statements + 1;
+    if (verb !== 'ROLLBACK' && tx.wrote) tally.commits[owner]++;
+    return;
+  }
+  const owner = ownerOf(text);
+  if (tx) {
+    tx.owner ??= owner;
+    tx.statements++;
+    if (WRITES.test(text)) tx.wrote = true;
+    return;
+  }
+  tally.statements[owner]++;
+  if (WRITES.test(text)) tally.commits[owner]++;
+}
+
+// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the client as `this`
+const originalQuery = Client.prototype.query;
+Client.prototype.query = function query(this: Client, config: unknown, ...rest: unknown[]) {
+  if (counting && !excluded.has(this)) {
+    const text = typeof config === 'string' ? config : ((config as { text?: string } | null)?.text ?? '');
+    record(this, text);
+  }
+  return (originalQuery as (...args: unknown[]) => unknown).call(this, config, ...rest);
+} as typeof Client.prototype.query;
+
+function sum(values: Record<Owner, number>): number {
+  return OWNERS.reduce((total, owner) => total + values[owner], 0);
+}
+
+function describeTally(t: Tally, requests: number): string[] {
+  const per = (n: number): string => (n / requests).toFixed(2);
+  const lines = [`    statements per request: ${per(sum(t.statements))}, commits per request: ${per(sum(t.commits))}`];
+  for (const owner of OWNERS) {
+    if (t.statements[owner] === 0) continue;
+    lines.push(
+      `      ${owner.padEnd(12)} ${per(t.statements[owner]).padStart(6)} statements, ${per(t.commits[owner]).padStart(5)} commits`,
+    );
+  }
+  return lines;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Load
+
+interface Run {
+  readonly requests: number;
+  readonly errors: number;
+  readonly seconds: number;
+  readonly latencies: number[];
+}
+
+function post(agent: Agent, port: number): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        agent,
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/support-request',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'X-Requested-With': 'XMLHttpRequest' },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function load(port: number, seconds: number, connections = CONNECTIONS): Promise<Run> {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < until) {
+        const { status, ms } = await post(agent, port);
+        if (status === 201) latencies.push(ms);
+        else errors++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  agent.destroy();
+  return { requests: latencies.length, errors, seconds: elapsed, latencies: latencies.sort((a, b) => a - b) };
+}
+
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const rate = (run: Run): number => run.requests / run.seconds;
+const line = (name: string, run: Run): string =>
+  `  ${name.padEnd(34)} ${rate(run).toFixed(0).padStart(6)} requests/s   p50 ${percentile(run.latencies, 50).toFixed(1).padStart(6)} ms   p99 ${percentile(run.latencies, 99).toFixed(1).padStart(6)} ms${run.errors ? `   (${run.errors} not 201)` : ''}`;
+
+/** Opens a 100 ms transaction with a transaction id every 200 ms in another database, until stopped. */
+function foreignTransactions(connectionString: string): { stop: () => Promise<number> } {
+  const client = new Client({ connectionString });
+  excluded.add(client);
+  let stopped = false;
+  let opened = 0;
+  const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+  const loop = (async () => {
+    await client.connect();
+    while (!stopped) {
+      const started = Date.now();
+      await client.query('BEGIN');
+      await client.query('SELECT pg_current_xact_id()');
+      opened++;
+      await sleep(FOREIGN_HOLD_MS);
+      await client.query('COMMIT');
+      await sleep(Math.max(0, FOREIGN_EVERY_MS - (Date.now() - started)));
+    }
+    await client.end();
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+      return opened;
+    },
+  };
+}
+
+function otherDatabase(url: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = parsed.pathname === '/postgres' ? '/template1' : '/postgres';
+  return parsed.toString();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const schema = `bench_http_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+  const config = loadConfig({
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'error',
+    DATABASE_URL: url,
+    DATABASE_SCHEMA: schema,
+    DATA_DIR: 'memory',
+    SESSION_SECRET: randomUUID() + randomUUID(),
+    PUBLIC_FORM_LIMIT_PER_HOUR: '1000000',
+    PUBLIC_FORM_GLOBAL_LIMIT_PER_HOUR: '10000000',
+  });
+  const app = await createApp(config, { serveSpa: false, logger: false });
+  await app.listen(0, '127.0.0.1');
+  const appPort = (app.getHttpServer() as Server).address() as AddressInfo;
+  const schemaUrl = new URL(url);
+  schemaUrl.searchParams.set('options', `-c search_path=${schema}`);
+
+  // The baseline: parse the same JSON body and INSERT the same event row, nothing else.
+  const baselinePool = new Pool({ connectionString: schemaUrl.toString(), max: config.DATABASE_POOL_SIZE });
+  baselinePool.on('connect', (client) => excluded.add(client));
+  let baselineServer: Server | undefined;
+  try {
+    const version = (await baselinePool.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
+    out(`HTTP write benchmark on PostgreSQL ${version} (schema ${schema}), ${new Date().toISOString()}`);
+    out(
+      `  ${CONNECTIONS} keep-alive connections, ${SECONDS} s per measurement after ${WARM_UP_SECONDS} s of warm-up; app pool ${config.DATABASE_POOL_SIZE}`,
+    );
+    await baselinePool.query(`CREATE TABLE baseline_events (LIKE es_events INCLUDING ALL)`);
+    baselineServer = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const data = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+        const metadata = {
+          actor: { kind: 'visitor', id: null },
+          correlationId: randomUUID(),
+          causationId: randomUUID(),
+          occurredAt: new Date().toISOString(),
+          schemaVersion: 1,
+        };
+        baselinePool
+          .query<{ position: string }>(
+            `INSERT INTO baseline_events (event_id, stream_id, stream_revision, type, data, metadata)
+             VALUES ($1, $2, 0, 'TicketCreated', $3, $4) RETURNING position`,
+            [randomUUID(), `ticket-${randomUUID()}`, JSON.stringify(data), JSON.stringify(metadata)],
+          )
+          .then(({ rows }) => {
+            res.writeHead(201, { 'Content-Type': 'application/json' });
+            res.end(JSON.stringify({ id: Number(rows[0]!.position) }));
+          })
+          .catch((error: unknown) => {
+            res.writeHead(500);
+            res.end(String(error));
+          });
+      });
+    });
+    await new Promise<void>((resolve) => baselineServer!.listen(0, '127.0.0.1', resolve));
+    const baselinePort = (baselineServer.address() as AddressInfo).port;
+
+    // One request at a time: what a support request costs on its own.
+    await load(appPort.port, 1, 1);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    tally = emptyTally();
+    counting = true;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    for (let i = 0; i < SEQUENTIAL_REQUESTS; i++) {
+      await post(agent, appPort.port);
+      // Let the projections finish with it (they answer the request before they are all done).
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    agent.destroy();
+    counting = false;
+    out(`\nOne support request at a time (${SEQUENTIAL_REQUESTS} requests), what each costs the database:`);
+    for (const text of describeTally(tally, SEQUENTIAL_REQUESTS)) out(text);
+
+    // What the store's subscribers did (issue 10's counters; absent on a store without them).
+    type Stats = Record<'subscriberReads' | 'invisibleRetries' | 'pollTimeouts' | 'notifiesSent' | 'notificationsReceived', number>;
+    const stats = (app.get<object>(EVENT_STORE) as { stats?: Stats }).stats;
+    const measure = async (label: string): Promise<{ baseline: Run; app: Run; appTally: Tally }> => {
+      await load(baselinePort, WARM_UP_SECONDS);
+      const baseline = await load(baselinePort, SECONDS);
+      await load(appPort.port, WARM_UP_SECONDS);
+      tally = emptyTally();
+      const before = stats ? { ...stats } : undefined;
+      counting = true;
+      const appRun = await load(appPort.port, SECONDS);
+      counting = false;
+      const appTally = tally;
+      out(`\n${label}`);
+      out(line('baseline (parse + one INSERT)', baseline));
+      out(line('app: POST /api/support-request', appRun));
+      out(
+        `  ratio app / baseline: ${(rate(appRun) / rate(baseline)).toFixed(3)} (target >= 0.25: ${rate(appRun) / rate(baseline) >= 0.25 ? 'met' : 'NOT met'}); app p99 < 50 ms: ${percentile(appRun.latencies, 99) < 50 ? 'met' : 'NOT met'}`,
+      );
+      out(`  under this load (requests answered: ${appRun.requests}):`);
+      for (const text of describeTally(appTally, appRun.requests)) out(text);
+      if (stats && before) {
+        const delta = (key: keyof Stats): string => (stats[key] - before[key]).toString();
+        out(
+          `    event store: ${delta('notifiesSent')} NOTIFY sent (coalesced), ${delta('notificationsReceived')} own notifications received, ` +
+            `${delta('subscriberReads')} subscriber reads, ${delta('invisibleRetries')} of them looking again for a committed event not yet visible, ${delta('pollTimeouts')} poll timeouts`,
+        );
+      }
+      return { baseline, app: appRun, appTally };
+    };
+
+    await measure(`${CONNECTIONS} connections, nothing else running on this database's behalf`);
+    const foreign = foreignTransactions(otherDatabase(url));
+    await measure(`The same while a ${FOREIGN_HOLD_MS} ms transaction opens every ${FOREIGN_EVERY_MS} ms in another database`);
+    const opened = await foreign.stop();
+    out(`  (${opened} foreign transactions opened)`);
+  } finally {
+    counting = false;
+    await new Promise<void>((resolve) => (baselineServer ? baselineServer.close(() => resolve()) : resolve()));
+    await baselinePool.end();
+    await app.close();
+    const admin = new Pool({ connectionString: url, max: 1 });
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
