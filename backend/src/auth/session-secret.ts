@@ -60,7 +60,8 @@ export async function sessionSecret(config: Pick<AppConfig, 'SESSION_SECRET' | '
   await mkdir(folder, { recursive: true, mode: 0o700 });
   // Written in full under a private name, then linked into place: link() fails if another process started
   // at the same moment got there first, and nobody ever reads a half-written file. The first one wins.
-  const draft = `${file}.${process.pid}.new`;
+  // The draft name is unique per call, not per process: two starts in one process must not share (and delete) one draft.
+  const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.new`;
   await writeFile(draft, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
   try {
     await link(draft, file);
