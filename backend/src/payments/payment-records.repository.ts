@@ -63,8 +63,16 @@ export async function openIntentOfTicket(pool: Pool, ticketId: number): Promise<
   return rows[0] ?? null;
 }
 
-export async function countIntentsOfTicket(pool: Pool, ticketId: number): Promise<number> {
-  const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM payment_intents WHERE ticket_id = $1', [ticketId]);
+/**
+ * How many of the ticket's intents are settled: the attempt number of its next intent's idempotency key. Settled
+ * ones only, never all: two requests that both found no open intent must derive the same key (and so get the same
+ * intent from the gateway) even when one of them records its intent before the other counts.
+ */
+export async function countSettledIntentsOfTicket(pool: Pool, ticketId: number): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM payment_intents WHERE ticket_id = $1 AND settled_at IS NOT NULL',
+    [ticketId],
+  );
   return rows[0]?.n ?? 0;
 }
 
@@ -144,10 +152,12 @@ export async function openCheckoutSessionOfTicket(pool: Pool, ticketId: number):
   return rows[0] ?? null;
 }
 
-export async function countCheckoutSessionsOfTicket(pool: Pool, ticketId: number): Promise<number> {
-  const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM payment_checkout_sessions WHERE ticket_id = $1', [
-    ticketId,
-  ]);
+/** Settled checkout sessions of the ticket: the attempt number of the next one's key (see countSettledIntentsOfTicket). */
+export async function countSettledCheckoutSessionsOfTicket(pool: Pool, ticketId: number): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM payment_checkout_sessions WHERE ticket_id = $1 AND settled_at IS NOT NULL',
+    [ticketId],
+  );
   return rows[0]?.n ?? 0;
 }
 

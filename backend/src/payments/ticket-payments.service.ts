@@ -33,8 +33,9 @@ import { TicketDomainError } from '../tickets/ticket-errors';
 import { type GatewayPaymentIntent, type PaymentGateway, type PaymentIntentStatus } from './payment-gateway.port';
 import {
   claimIntent,
-  countCheckoutSessionsOfTicket,
-  countIntentsOfTicket,
+  countSettledCheckoutSessionsOfTicket,
+  settleCheckoutSession,
+  countSettledIntentsOfTicket,
   findIntent,
   openCheckoutSessionOfTicket,
   openIntentOfTicket,
@@ -82,6 +83,12 @@ export type RecordOutcome =
 @Injectable()
 export class TicketPaymentsService {
   private readonly logger = new Logger('Payments');
+  /**
+   * Refunds asked for in this process and not yet recorded, by payment intent: who asked and why. The gateway
+   * may report the refund (charge.refunded) before its refund call returns (the simulated gateway always does,
+   * a fast Stripe webhook can): the webhook then records it for the admin who asked, not for the gateway.
+   */
+  private readonly refundsAsked = new Map<string, { readonly context: RequestContext; readonly reason: string | null }>();
 
   constructor(
     private readonly commands: CommandBus,
@@ -155,7 +162,7 @@ export class TicketPaymentsService {
   /**
    * POST /api/create-payment-intent: the ticket's open intent when there is one that can still be paid,
    * otherwise a new one. A new one is created with an idempotency key derived from the ticket and the count of
-   * its intents, so a double click or a retry gets the same intent from the gateway.
+   * its settled intents, so a double click or a retry gets the same intent from the gateway.
    */
   async intentForTicket(ticketId: number, request: Request): Promise<PaymentSetupResponse> {
     const ticket = await this.accessibleTicket(ticketId, request);
@@ -176,7 +183,7 @@ export class TicketPaymentsService {
       }
       await settleIntent(this.pool, open.id, current?.status ?? 'missing', current ? 'replaced' : 'missing', this.clock.now());
     }
-    const attempt = (await countIntentsOfTicket(this.pool, ticketId)) + 1;
+    const attempt = (await countSettledIntentsOfTicket(this.pool, ticketId)) + 1;
     const intent = await this.gateway.createPaymentIntent({
       ticketId,
       amountCents: DIAGNOSTIC_FEE_CENTS,
@@ -437,9 +444,11 @@ export class TicketPaymentsService {
     if (open) {
       const current = await this.gateway.retrieveCheckoutSession(open.id);
       if (current?.status === 'open' && current.url) return { sessionId: current.id, url: current.url };
+      // Expired, completed elsewhere or unknown to the gateway: settled, so that the next key is a new one.
+      await settleCheckoutSession(this.pool, open.id, current?.paymentIntentId ?? null, current ? 'replaced' : 'missing', this.clock.now());
     }
     const base = this.baseUrl(request);
-    const attempt = (await countCheckoutSessionsOfTicket(this.pool, ticketId)) + 1;
+    const attempt = (await countSettledCheckoutSessionsOfTicket(this.pool, ticketId)) + 1;
     const session = await this.gateway.createCheckoutSession({
       ticketId,
       amountCents: DIAGNOSTIC_FEE_CENTS,
@@ -505,12 +514,24 @@ export class TicketPaymentsService {
         'No payment made through the gateway is recorded for this ticket; there is nothing to refund',
       );
     }
-    const refund = await this.gateway.refund({ paymentIntentId: intentId, idempotencyKey: `refund:${intentId}`, reason });
-    if (refund.status !== 'succeeded') return { status: 'pending', position: null };
-    const result = await this.commands.execute(
-      new HandleTicketCommand(ticketId, { type: 'RefundPayment', data: { paymentIntentId: intentId, reason } }, context),
-    );
-    return { status: 'refunded', position: result.position };
+    const asked = { context, reason };
+    this.refundsAsked.set(intentId, asked);
+    try {
+      const refund = await this.gateway.refund({ paymentIntentId: intentId, idempotencyKey: `refund:${intentId}`, reason });
+      if (refund.status !== 'succeeded') return { status: 'pending', position: null };
+      const result = await this.commands.execute(
+        new HandleTicketCommand(ticketId, { type: 'RefundPayment', data: { paymentIntentId: intentId, reason } }, context),
+      );
+      return { status: 'refunded', position: result.position };
+    } finally {
+      // Only this request's entry: a concurrent request for the same intent may have replaced it.
+      if (this.refundsAsked.get(intentId) === asked) this.refundsAsked.delete(intentId);
+    }
+  }
+
+  /** Who asked for the refund of this intent and why, while that request is still running (else null). */
+  refundAskedFor(intentId: string): { readonly context: RequestContext; readonly reason: string | null } | null {
+    return this.refundsAsked.get(intentId) ?? null;
   }
 
   /**
