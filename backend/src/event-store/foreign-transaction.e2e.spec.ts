@@ -71,7 +71,7 @@ maybe(
       });
       const retriesBefore = store.stats.invisibleRetries;
       const countEvents = async (): Promise<number> =>
-        (await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM es_events')).rows[0]!.n;
+        (await t.db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM es_events WHERE stream_id LIKE 'ticket-%'")).rows[0]!.n;
       const eventsBefore = await countEvents();
 
       // A transaction with a transaction id, open in another database: every later commit is invisible to
