@@ -43,6 +43,8 @@ const PUBLIC_BY_ROLE = [
   '*.query.ts',
   '*.queries.ts',
   '*.event.ts',
+  // A module's part of the OpenAPI document, which backend/src/openapi/openapi-fragments.ts lists.
+  '*.openapi.ts',
 ];
 // Beyond those: the files that define what a module's *.module.ts `exports` (and the types needed to call it).
 const backendPublicFiles = {
@@ -59,12 +61,16 @@ const backendPublicFiles = {
     'no-body.pipe.ts',
     'http-security.ts',
     'public-form-limit.ts',
+    // The login flow customers and admins share.
+    'password-login.ts',
   ],
   config: ['config.ts'],
   database: ['database.ts'],
   // The in-memory adapter of the port, for other modules' fast handler tests.
   'event-store': ['in-memory-event-store.ts'],
   mail: ['mail.service.ts', 'html.ts'],
+  // The types and helpers every module's *.openapi.ts fragment is written with.
+  openapi: ['openapi-fragment.ts'],
   // TicketPaymentsService (refunds, for the admin API) is what PaymentsModule exports.
   payments: ['ticket-payments.service.ts'],
   projections: ['read-your-writes.ts'],

@@ -204,6 +204,16 @@ export const adminRefundSchema = z.strictObject({
 });
 export type AdminRefund = z.infer<typeof adminRefundSchema>;
 
+/**
+ * The answer of a refund: 'refunded' when the gateway confirmed it (the ticket shows it), 'pending' when the
+ * gateway accepted it and its webhook will record it later.
+ */
+export const adminRefundResultSchema = z.object({
+  refundStatus: z.enum(['refunded', 'pending']),
+  ticket: adminTicketSchema,
+});
+export type AdminRefundResult = z.infer<typeof adminRefundResultSchema>;
+
 /** POST /api/admin/tickets/{id}/assign: an active engineer, or null to take the engineer off. */
 export const adminAssignSchema = z.strictObject({
   engineerId: z

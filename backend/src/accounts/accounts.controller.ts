@@ -1,18 +1,4 @@
-import {
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  HttpException,
-  HttpStatus,
-  Inject,
-  Post,
-  Query,
-  Req,
-  Res,
-  UnauthorizedException,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpException, HttpStatus, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import {
   accountMessages,
   type ApiError,
@@ -29,13 +15,14 @@ import {
   type VerifyEmailRequest,
   verifyEmailSchema,
 } from '@ppr/contracts';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import { ZodBodyPipe } from '../common/zod-validation.pipe';
 import { NoBodyPipe } from '../auth/no-body.pipe';
 import { isSessionCookieSecure, SESSION_COOKIE } from '../auth/http-security';
 import { PassportService } from '../auth/passport.service';
+import { passwordLogin } from '../auth/password-login';
 import { type CustomerPrincipal, CustomerGuard, currentCustomer, requireCustomer } from '../auth/principal';
-import { clientAddressKey, PublicFormLimits } from '../auth/public-form-limit';
+import { PublicFormLimits } from '../auth/public-form-limit';
 import { RateLimiter } from '../auth/rate-limiter';
 import { type AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
@@ -97,40 +84,15 @@ export class AccountsController {
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<CurrentCustomer> {
-    const perAddress = await this.limiter.hit(
-      `login:address:${clientAddressKey(request.ip)}`,
-      this.config.LOGIN_MAX_ATTEMPTS_PER_ADDRESS,
-      this.config.LOGIN_WINDOW_MINUTES * 60,
-    );
-    if (!perAddress.allowed) {
-      const message = accountMessages.tooManyLoginAttempts.replace('{minutes}', String(this.config.LOGIN_WINDOW_MINUTES));
-      throw withHeader(response, new TooManyRequestsException(message, perAddress.retryAfterSeconds));
-    }
-    request.body = body; // the validated, trimmed fields are what the strategy reads
-    // The per-account counter is taken inside (AccountsService.authenticate), before the password check.
-    const customer = await withRetryAfter(response, () => this.authenticate(request, response));
-    if (!customer) throw new UnauthorizedException({ message: accountMessages.invalidCredentials } satisfies ApiError);
-    // A new session id (passport regenerates the session), keeping what the guest session held.
-    await new Promise<void>((resolve, reject) =>
-      request.logIn(customer, { session: true, keepSessionInfo: true }, (error: unknown) => (error ? reject(error) : resolve())),
+    const customer = await passwordLogin<CustomerPrincipal>(
+      { passport: this.passport, limiter: this.limiter, config: this.config },
+      // A new session id, keeping what the guest session held (its tickets).
+      { strategy: CUSTOMER_LOCAL, addressCounter: 'login', invalidCredentials: accountMessages.invalidCredentials, keepSessionInfo: true },
+      body,
+      request,
+      response,
     );
     return toCurrentCustomer(customer);
-  }
-
-  private authenticate(request: Request, response: Response): Promise<CustomerPrincipal | null> {
-    return new Promise((resolve, reject) => {
-      const next: NextFunction = (error?: unknown) => (error ? reject(error) : resolve(null));
-      // passport types `authenticate` as returning any; it returns the request handler.
-      const handler = this.passport.passport.authenticate(
-        CUSTOMER_LOCAL,
-        { session: false },
-        (error: unknown, user: CustomerPrincipal | false) => {
-          if (error) reject(error);
-          else resolve(user || null);
-        },
-      ) as (request: Request, response: Response, next: NextFunction) => void;
-      handler(request, response, next);
-    });
   }
 
   @Post('logout')

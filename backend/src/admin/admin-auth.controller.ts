@@ -15,7 +15,6 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import {
-  accountMessages,
   type AdminLogin,
   adminLoginSchema,
   adminMessages,
@@ -28,12 +27,11 @@ import {
   changePasswordSchema,
   type MessageResponse,
 } from '@ppr/contracts';
-import type { NextFunction, Request, Response } from 'express';
-import { TooManyRequestsException } from '../accounts/accounts.service';
+import type { Request, Response } from 'express';
 import { isSessionCookieSecure, SESSION_COOKIE } from '../auth/http-security';
 import { NoBodyPipe } from '../auth/no-body.pipe';
 import { PassportService } from '../auth/passport.service';
-import { clientAddressKey } from '../auth/public-form-limit';
+import { passwordLogin } from '../auth/password-login';
 import { RateLimiter } from '../auth/rate-limiter';
 import { ZodBodyPipe } from '../common/zod-validation.pipe';
 import type { AppConfig } from '../config/config';
@@ -90,42 +88,21 @@ export class AdminAuthController {
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<AdminUser> {
-    // The customers' per-address limit, on a counter of its own.
-    const perAddress = await this.limiter.hit(
-      `admin-login:address:${clientAddressKey(request.ip)}`,
-      this.config.LOGIN_MAX_ATTEMPTS_PER_ADDRESS,
-      this.config.LOGIN_WINDOW_MINUTES * 60,
-    );
-    if (!perAddress.allowed) {
-      response.setHeader('Retry-After', String(perAddress.retryAfterSeconds));
-      const message = accountMessages.tooManyLoginAttempts.replace('{minutes}', String(this.config.LOGIN_WINDOW_MINUTES));
-      throw new TooManyRequestsException(message, perAddress.retryAfterSeconds);
-    }
-    request.body = body; // the validated, trimmed fields are what the strategy reads
-    const admin = await withRetryAfter(response, () => this.authenticate(request, response));
-    if (!admin) throw new UnauthorizedException({ message: adminMessages.invalidCredentials } satisfies ApiError);
-    // passport regenerates the session: a new id, and nothing of what the session held before (a customer's
-    // login, a guest's tickets) carries over into the admin's.
-    await new Promise<void>((resolve, reject) =>
-      request.logIn(admin, { session: true, keepSessionInfo: false }, (error: unknown) => (error ? reject(error) : resolve())),
+    // The customers' login flow, on counters of its own; nothing of what the session held before (a
+    // customer's login, a guest's tickets) carries over into the admin's.
+    const admin = await passwordLogin<AdminPrincipal>(
+      { passport: this.passport, limiter: this.limiter, config: this.config },
+      {
+        strategy: ADMIN_LOCAL,
+        addressCounter: 'admin-login',
+        invalidCredentials: adminMessages.invalidCredentials,
+        keepSessionInfo: false,
+      },
+      body,
+      request,
+      response,
     );
     return this.user(admin);
-  }
-
-  private authenticate(request: Request, response: Response): Promise<AdminPrincipal | null> {
-    return new Promise((resolve, reject) => {
-      const next: NextFunction = (error?: unknown) => (error ? reject(error) : resolve(null));
-      // passport types the middleware it builds as `any`.
-      const middleware = this.passport.passport.authenticate(
-        ADMIN_LOCAL,
-        { session: false },
-        (error: unknown, user: AdminPrincipal | false) => {
-          if (error) reject(error);
-          else resolve(user || null);
-        },
-      ) as (request: Request, response: Response, next: NextFunction) => void;
-      middleware(request, response, next);
-    });
   }
 
   private async user(admin: AdminPrincipal): Promise<AdminUser> {

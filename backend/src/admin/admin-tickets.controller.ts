@@ -7,6 +7,7 @@ import {
   type AdminPaymentUpdate,
   adminPaymentSchema,
   type AdminRefund,
+  type AdminRefundResult,
   adminRefundSchema,
   type AdminStatusUpdate,
   adminStatusSchema,
@@ -124,7 +125,7 @@ export class AdminTicketsController {
     @Param('id') id: string,
     @Body(new OptionalBodyPipe(adminRefundSchema)) body: AdminRefund,
     @Req() request: Request,
-  ): Promise<{ refundStatus: 'refunded' | 'pending'; ticket: AdminTicket }> {
+  ): Promise<AdminRefundResult> {
     return this.tickets.refund(ticketId(id), body.reason ?? null, requireAdmin(request), request);
   }
 }

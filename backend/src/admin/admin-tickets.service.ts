@@ -11,6 +11,7 @@ import {
 import { CommandBus } from '@nestjs/cqrs';
 import {
   adminMessages,
+  type AdminRefundResult,
   type AdminTicket,
   type AdminTicketList,
   type AdminTicketListQuery,
@@ -41,6 +42,7 @@ import { engineerNames, findEngineer } from './engineers.repository';
 import { actorAdminIds, engineerIds, ticketHistory } from './history/ticket-history';
 import { findAdminTicketRow, listAdminTicketRows, toAdminTicket } from './queries/admin-tickets.read-model';
 import { TicketCountCache } from './queries/ticket-count-cache';
+import { TicketIdListCache } from './queries/ticket-id-list-cache';
 
 /** A command on an existing ticket, as the tickets module takes it. */
 type TicketCommand = ConstructorParameters<typeof HandleTicketCommand>[1];
@@ -60,6 +62,7 @@ function nameOf(engineerId: number | null, names: ReadonlyMap<number, string>): 
 export class AdminTicketsService {
   private readonly logger = new Logger(AdminTicketsService.name);
   private readonly counts: TicketCountCache;
+  private readonly idLists: TicketIdListCache;
 
   constructor(
     private readonly commands: CommandBus,
@@ -71,12 +74,13 @@ export class AdminTicketsService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.counts = new TicketCountCache(readDb);
+    this.idLists = new TicketIdListCache(readDb);
   }
 
   /** One page of the list. "Now" comes from the injected clock: the response filters and states depend on it. */
   async list(query: AdminTicketListQuery): Promise<AdminTicketList> {
     const now = this.clock.now();
-    const { rows, total } = await listAdminTicketRows(this.readDb, query, now, this.counts);
+    const { rows, total } = await listAdminTicketRows(this.readDb, query, now, this.counts, this.idLists);
     const assigned = [...new Set(rows.flatMap((row) => (row.engineer_id === null ? [] : [row.engineer_id])))];
     const names = await engineerNames(this.db.pool, assigned);
     return { tickets: rows.map((row) => toAdminTicket(row, nameOf(row.engineer_id, names), now)), total };
@@ -124,12 +128,7 @@ export class AdminTicketsService {
    * gateway confirms it, otherwise by its webhook later ('pending'). The gateway down is a 503 with the
    * spec's message; nothing is written then.
    */
-  async refund(
-    ticketId: number,
-    reason: string | null,
-    admin: AdminPrincipal,
-    request: Request,
-  ): Promise<{ refundStatus: 'refunded' | 'pending'; ticket: AdminTicket }> {
+  async refund(ticketId: number, reason: string | null, admin: AdminPrincipal, request: Request): Promise<AdminRefundResult> {
     const context = requestContext(request, { kind: 'admin', id: String(admin.id) });
     try {
       const { status, position } = await this.payments.refundTicket(ticketId, reason, context);

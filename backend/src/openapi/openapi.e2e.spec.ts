@@ -24,12 +24,6 @@ function servedRoutes(app: INestApplication): { method: string; path: string }[]
   });
 }
 
-/**
- * The admin API (/api/admin/...) is being built right now by another engineer: its routes are not final yet,
- * so they are left out here until they are documented. Nothing else may be missing from the document.
- */
-const NOT_DOCUMENTED_YET = (path: string) => /^\/api\/admin(\/|$)/.test(path);
-
 /** A value for each path parameter, for calling the documented routes. */
 const PATH_SAMPLES: Readonly<Record<string, string>> = { id: '1', token: 'some-token', file: 'swagger-ui.css' };
 
@@ -51,6 +45,8 @@ interface OperationDoc {
 describe('OpenAPI document and docs page', () => {
   let t: TestApp;
   const http = () => request(t.app.getHttpServer());
+  /** A mutation with the documented method (POST, PATCH, PUT, DELETE). */
+  const mutate = (method: string, url: string) => http()[method as 'post' | 'patch' | 'put' | 'delete'](url);
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -96,12 +92,13 @@ describe('OpenAPI document and docs page', () => {
     }
   });
 
-  it('documents every route the application serves (but the admin API, still being built)', () => {
+  it('documents every route the application serves, the admin API included', () => {
     const served = servedRoutes(t.app);
     // Not vacuous: the router's routes were found.
     expect(served).toEqual(expect.arrayContaining([{ method: 'post', path: '/api/support-request' }]));
     const documented = new Set(documentedOperations().map(({ method, path }) => `${method} ${path}`));
-    const missing = served.filter(({ path }) => !NOT_DOCUMENTED_YET(path)).map(({ method, path }) => `${method} ${path}`);
+    expect(served).toEqual(expect.arrayContaining([{ method: 'patch', path: '/api/admin/tickets/{id}/status' }]));
+    const missing = served.map(({ method, path }) => `${method} ${path}`);
     expect(missing.filter((route) => !documented.has(route))).toEqual([]);
   });
 
@@ -111,9 +108,8 @@ describe('OpenAPI document and docs page', () => {
       const operation = doc.paths[path]![method]!;
       const url = path.replace(/\{(\w+)\}/g, (_, name: string) => PATH_SAMPLES[name] ?? 'x');
       // Refused by the CSRF middleware before anything runs, or (exempt) answered by the route itself.
-      const noHeader = await http().post(url).send({});
-      const foreignOrigin = await http()
-        .post(url)
+      const noHeader = await mutate(method, url).send({});
+      const foreignOrigin = await mutate(method, url)
         .set('X-Requested-With', 'XMLHttpRequest')
         .set('Origin', 'https://attacker.example')
         .send({});
@@ -123,6 +119,24 @@ describe('OpenAPI document and docs page', () => {
         path,
         headerRequired: noHeader.status === 403 && noHeader.body.message === accountMessages.csrfHeader,
         has403: foreignOrigin.status === 403 && foreignOrigin.body.message === accountMessages.csrfOrigin,
+      });
+    }
+  });
+
+  it('documents which operations need a session as the guards apply it: each answers 401 to an anonymous call', async () => {
+    const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, OperationDoc & { security?: unknown }>> };
+    const guarded = documentedOperations().filter(({ method, path }) => doc.paths[path]![method]!.security);
+    expect(guarded.map(({ method, path }) => `${method} ${path}`)).toEqual(
+      expect.arrayContaining(['get /api/admin/tickets', 'patch /api/admin/tickets/{id}/notes', 'get /api/customer/me']),
+    );
+    for (const { method, path } of guarded) {
+      const url = path.replace(/\{(\w+)\}/g, (_, name: string) => PATH_SAMPLES[name] ?? 'x');
+      const response = await (method === 'get' ? http().get(url) : mutate(method, url).set('X-Requested-With', 'XMLHttpRequest').send({}));
+      expect({ method, path, status: response.status, documented: '401' in doc.paths[path]![method]!.responses }).toEqual({
+        method,
+        path,
+        status: 401,
+        documented: true,
       });
     }
   });
@@ -160,7 +174,7 @@ describe('OpenAPI document and docs page', () => {
   it('documents only routes that exist', async () => {
     for (const { method, path } of documentedOperations()) {
       const url = path.replace(/\{(\w+)\}/g, (_, name: string) => PATH_SAMPLES[name] ?? 'x');
-      const call = method === 'get' ? http().get(url) : http().post(url).set('X-Requested-With', 'XMLHttpRequest').send({});
+      const call = method === 'get' ? http().get(url) : mutate(method, url).set('X-Requested-With', 'XMLHttpRequest').send({});
       const response = await call;
       // Unknown routes answer { message: 'Not found' }; a documented one answers anything else.
       expect({ method, path, body: response.body }).not.toEqual({ method, path, body: { message: 'Not found' } });

@@ -224,12 +224,15 @@ export class PaymentWebhookService {
       this.logger.error(`Refund of ${intentId} reported, but no ticket holds that payment: refused`);
       return { outcome: 'refused' as const, position: null };
     }
+    // A refund an admin asked for (still waiting for the gateway's answer) is the admin's act, with their reason.
+    const asked = this.payments.refundAskedFor(intentId);
+    const reason = asked ? asked.reason : 'Refunded through the payment gateway';
     try {
       const result = await this.commands.execute(
         new HandleTicketCommand(
           ticketId,
-          { type: 'RefundPayment', data: { paymentIntentId: intentId, reason: 'Refunded through the payment gateway' } },
-          context,
+          { type: 'RefundPayment', data: { paymentIntentId: intentId, reason } },
+          asked?.context ?? context,
         ),
       );
       return result.events.length > 0

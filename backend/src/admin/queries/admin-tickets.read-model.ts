@@ -3,6 +3,7 @@ import { type ReadDatabase, toTicketDetail } from '@ppr/projections';
 import { type Kysely, type SelectQueryBuilder, type Selectable, sql } from 'kysely';
 import { REFUND_AFTER_MS, RESPONSE_DUE_MS, responseClock } from './response-clock';
 import type { TicketCountCache } from './ticket-count-cache';
+import type { TicketIdListCache } from './ticket-id-list-cache';
 
 type Tickets = ReadDatabase['tickets'];
 export type TicketRow = Selectable<Tickets>;
@@ -78,9 +79,12 @@ export function adminTicketQueries(db: Kysely<ReadDatabase>, query: AdminTicketL
   // is what page 5,000 would otherwise do. PostgreSQL's default NULL placement (last ascending, first
   // descending) is what the indexes give, and it fits the one nullable sort: a ticket without a running
   // clock has all the time in the world.
-  const ids = filtered(db, query, now).select('id').orderBy(column, order).orderBy('id', order).limit(query.limit).offset(offset);
+  const ordered = filtered(db, query, now).select('id').orderBy(column, order).orderBy('id', order);
+  const ids = ordered.limit(query.limit).offset(offset);
   return {
     offset,
+    /** Every matching id in the list's order (what TicketIdListCache remembers for a text search). */
+    allIds: ordered,
     count: filtered(db, query, now).select((eb) => eb.fn.countAll<string>().as('total')),
     page: db
       .selectFrom(ids.as('page'))
@@ -95,20 +99,35 @@ export function adminTicketQueries(db: Kysely<ReadDatabase>, query: AdminTicketL
  * One page of the admin list and the number of tickets that match. Every input was validated (zod) before
  * it gets here and values travel as parameters; "now" is the caller's (injected) clock. Totals that do not
  * depend on the time come through `counts` (exact, recounted whenever the table changed). A page past the
- * end answers no rows without reading any.
+ * end answers no rows without reading any. Deep pages of a text search come through `idLists`.
  */
 export async function listAdminTicketRows(
   db: Kysely<ReadDatabase>,
   query: AdminTicketListQuery,
   now: Date,
   counts?: TicketCountCache,
+  idLists?: TicketIdListCache,
 ): Promise<{ rows: TicketRow[]; total: number }> {
   const queries = adminTicketQueries(db, query, now);
+  // A deep page of a text search: from the search's remembered ids (the response filters depend on the time).
+  if (idLists && query.search && !query.response && queries.offset >= idLists.minOffset) {
+    const key = JSON.stringify([query.status ?? null, query.search, query.sortBy, query.sortOrder]);
+    const ids = await idLists.ids(key, async () => (await queries.allIds.execute()).map((row) => row.id));
+    return { rows: await rowsInOrder(db, [...ids.subarray(queries.offset, queries.offset + query.limit)]), total: ids.length };
+  }
   const count = async (): Promise<number> => Number((await queries.count.executeTakeFirstOrThrow()).total);
   const total =
     counts && !query.response ? await counts.total(JSON.stringify([query.status ?? null, query.search ?? null]), count) : await count();
   if (queries.offset >= total) return { rows: [], total };
   return { rows: await queries.page.execute(), total };
+}
+
+/** The rows of these ids, in this order. */
+async function rowsInOrder(db: Kysely<ReadDatabase>, ids: readonly number[]): Promise<TicketRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('tickets').selectAll().where('id', 'in', ids).execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 export async function findAdminTicketRow(db: Kysely<ReadDatabase>, id: number): Promise<TicketRow | null> {

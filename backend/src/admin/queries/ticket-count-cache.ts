@@ -5,6 +5,21 @@ import type { Kysely } from 'kysely';
 const MAX_ENTRIES = 500;
 
 /**
+ * The version the tickets read table is at: the tickets projection's checkpoint (position and time of its
+ * last write), or null when the projection has no checkpoint yet. The table changes only in the projection's
+ * batches, each of which moves the checkpoint in the same transaction (a replay's swap sets it too), so an
+ * unchanged version means an unchanged table.
+ */
+export async function ticketTableVersion(db: Kysely<ReadDatabase>): Promise<string | null> {
+  const row = await db
+    .selectFrom('projection_checkpoints')
+    .select(['position_commit', 'position_prepare', 'updated_at'])
+    .where('name', '=', 'tickets')
+    .executeTakeFirst();
+  return row ? `${row.position_commit}/${row.position_prepare}@${row.updated_at.toISOString()}` : null;
+}
+
+/**
  * Exact totals of the admin list without counting a million rows on every page: a count is remembered
  * with the tickets projection's checkpoint (position and time of its last write) read *before* counting,
  * and reused only while the checkpoint is unchanged. The tickets table changes only in the projection's
@@ -18,18 +33,8 @@ export class TicketCountCache {
 
   constructor(private readonly db: Kysely<ReadDatabase>) {}
 
-  /** The version the tickets table is at, or null when the projection has no checkpoint yet. */
-  private async version(): Promise<string | null> {
-    const row = await this.db
-      .selectFrom('projection_checkpoints')
-      .select(['position_commit', 'position_prepare', 'updated_at'])
-      .where('name', '=', 'tickets')
-      .executeTakeFirst();
-    return row ? `${row.position_commit}/${row.position_prepare}@${row.updated_at.toISOString()}` : null;
-  }
-
   async total(key: string, count: () => Promise<number>): Promise<number> {
-    const version = await this.version();
+    const version = await ticketTableVersion(this.db);
     const cached = this.entries.get(key);
     if (version !== null && cached?.version === version) return cached.total;
     const total = await count();

@@ -1,0 +1,146 @@
+import { accountMessages, apiErrorSchema, messageResponseSchema, paymentMessages } from '@ppr/contracts';
+import type { z } from 'zod';
+
+/**
+ * What a module contributes to the OpenAPI document (backend/src/<module>/<module>.openapi.ts), and the helpers
+ * its operations share. openapi-document.ts merges the fragments listed in openapi-fragments.ts.
+ */
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** Schemas every fragment may name without declaring them: the error body and the plain message. */
+export const COMMON_RESPONSE_SCHEMAS = {
+  ApiError: apiErrorSchema,
+  Message: messageResponseSchema,
+} as const satisfies Record<string, z.ZodType>;
+export type CommonResponseName = keyof typeof COMMON_RESPONSE_SCHEMAS;
+
+export const retryAfter = (description: string) => ({ 'Retry-After': { description, schema: { type: 'integer', minimum: 1 } } });
+
+/** Answers shared by many operations, under components.responses; an operation may add to the description. */
+export const SHARED_RESPONSES = {
+  BadRequest: {
+    description:
+      'Invalid body: `message` (the messages joined) and one `errors` entry (`path`, `message`) per field, with the messages of the ' +
+      'contracts schema. Also: a body that is not a JSON object, not valid JSON, holds NUL or unpaired surrogate characters, or ' +
+      '(endpoints that take none) any body at all ("This request takes no body").',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiError' } } },
+  },
+  Forbidden: {
+    description:
+      'CSRF refusal. Every mutation (any method but GET, HEAD, OPTIONS) must carry `X-Requested-With: XMLHttpRequest` ' +
+      `("${accountMessages.csrfHeader}") and, when the browser sends Origin or Sec-Fetch-Site, come from this site: same scheme, ` +
+      `host and port, or an origin in APP_BASE_URL / TRUSTED_ORIGINS ("${accountMessages.csrfOrigin}").`,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiError' } } },
+  },
+  TooManyRequests: {
+    description: 'Rate limited: wait the Retry-After seconds.',
+    headers: retryAfter('Seconds until a new attempt can succeed'),
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiError' } } },
+  },
+  PaymentUnavailable: {
+    description: `The payment gateway is down, not configured, or refused the request: "${paymentMessages.unavailable}" Nothing changed; the ticket can be paid later.`,
+    headers: retryAfter('30'),
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiError' } } },
+  },
+} as const;
+
+export type SharedResponse = keyof typeof SHARED_RESPONSES;
+
+/** An answer of an operation; `schema` names a response schema of the fragment (or a common one). */
+export interface Answer<S extends string = string> {
+  readonly description: string;
+  readonly schema?: S;
+  /** Also (or only) an HTML page. */
+  readonly html?: boolean;
+  /** A body of another text type (a script, a stylesheet...). */
+  readonly text?: string;
+  readonly headers?: Readonly<Record<string, { description: string; schema: Record<string, unknown> }>>;
+}
+
+/** A shared answer, optionally with more to say for this operation (OpenAPI 3.1 lets a $ref override the description). */
+export interface SharedAnswer {
+  readonly shared: SharedResponse;
+  readonly description?: string;
+}
+
+export interface Parameter {
+  readonly name: string;
+  readonly in: 'path' | 'query' | 'header';
+  readonly description: string;
+  /** Defaults to true for a path parameter, false otherwise. */
+  readonly required?: boolean;
+  /** Defaults to `{ type: 'string' }`. */
+  readonly schema?: Record<string, unknown>;
+}
+
+/** One operation. `Req`/`Res` are the names of the request/response schemas it may reference. */
+export interface Operation<Req extends string = string, Res extends string = string> {
+  readonly method: HttpMethod;
+  /** The OpenAPI path, with the global prefix and `{name}` parameters: `/api/admin/tickets/{id}`. */
+  readonly path: string;
+  readonly tag: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly body?: Req;
+  readonly formBody?: Req;
+  /** A body documented here rather than by a contracts schema (the webhook's raw event). */
+  readonly rawBody?: { readonly description: string; readonly schema: Record<string, unknown> };
+  readonly session?: boolean;
+  /**
+   * The CSRF rule of a mutation: 'full' (the default for every method but GET: header and Origin), 'origin' (the
+   * header is waived, a present Origin must still be this site's), 'exempt' (not called by the site's scripts).
+   */
+  readonly csrf?: 'full' | 'origin' | 'exempt';
+  readonly parameters?: readonly Parameter[];
+  readonly responses: Readonly<Record<number, Answer<Res | CommonResponseName> | SharedAnswer>>;
+}
+
+/** A module's part of the document: its named schemas (contracts schemas, never copies) and its operations. */
+export interface OpenApiFragment {
+  /** Who contributes it, for error messages (`'payments'`). */
+  readonly name: string;
+  /** Request bodies, as sent (JSON Schema of the zod input), under components.schemas. */
+  readonly requests: Readonly<Record<string, z.ZodType>>;
+  /** Answers, as sent back (JSON Schema of the zod output), under components.schemas. */
+  readonly responses: Readonly<Record<string, z.ZodType>>;
+  readonly operations: readonly Operation[];
+}
+
+/**
+ * Declares a fragment; the operations may only name the fragment's own schemas (and ApiError, Message), checked
+ * by the compiler. Two fragments may declare the same name only for the same zod schema (checked at start-up).
+ */
+export function defineOpenApiFragment<
+  const Req extends Record<string, z.ZodType> = Record<never, z.ZodType>,
+  const Res extends Record<string, z.ZodType> = Record<never, z.ZodType>,
+>(fragment: {
+  readonly name: string;
+  readonly requests?: Req;
+  readonly responses?: Res;
+  // NoInfer: the schemas are what the fragment declares, never what its operations happen to name.
+  readonly operations: readonly Operation<NoInfer<keyof Req & string>, NoInfer<keyof Res & string>>[];
+}): OpenApiFragment {
+  return { name: fragment.name, requests: fragment.requests ?? {}, responses: fragment.responses ?? {}, operations: fragment.operations };
+}
+
+export const error = (description: string): Answer<CommonResponseName> => ({ description, schema: 'ApiError' });
+export const shared = (name: SharedResponse, description?: string): SharedAnswer =>
+  description ? { shared: name, description } : { shared: name };
+export const quoted = (...messages: readonly string[]) => messages.map((m) => `"${m}"`).join('; ');
+export const badRequest = shared('BadRequest');
+export const badRequestOr = (...messages: readonly string[]) =>
+  shared('BadRequest', `Invalid body (see BadRequest), or: ${quoted(...messages)}`);
+export const forbiddenOr = (...messages: readonly string[]) =>
+  shared('Forbidden', `CSRF refusal (see Forbidden), or: ${quoted(...messages)}`);
+export const tooManyRequests = (message: string) => shared('TooManyRequests', `Rate limited (Retry-After): ${message}`);
+export const paymentUnavailable = shared('PaymentUnavailable');
+export const ticketId = { name: 'id', in: 'path', description: 'The ticket number' } as const;
+
+export const PASSWORD_RULES = [accountMessages.passwordTooCommon, accountMessages.passwordIsIdentity, accountMessages.passwordOneCharacter];
+/** PublicFormLimits' 429 (backend/src/auth/public-form-limit.ts): per client address and for everybody, per hour. */
+export const FORM_LIMIT =
+  '"Too many requests. Please try again in {n} minutes." (PUBLIC_FORM_LIMIT_PER_HOUR per client address, IPv6 by /64, and ' +
+  'PUBLIC_FORM_GLOBAL_LIMIT_PER_HOUR for all addresses together)';
+export const LOGIN_LIMIT = `"${accountMessages.tooManyLoginAttempts}"`;
+export const TICKET_NOT_FOUND = 'Ticket not found';

@@ -1,0 +1,69 @@
+import { createdTicketSchema, supportRequestSchema, ticketSummarySchema } from '@ppr/contracts';
+import {
+  defineOpenApiFragment,
+  error,
+  FORM_LIMIT,
+  badRequestOr,
+  ticketId,
+  TICKET_NOT_FOUND,
+  tooManyRequests,
+} from '../openapi/openapi-fragment';
+
+/**
+ * POST /api/support-request's optional idempotency key: its format and refusals, as
+ * backend/src/tickets/idempotency/support-request-idempotency.ts checks them (a module-private file; the e2e
+ * test compares these with the endpoint's real answers).
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const IDEMPOTENCY_KEY_PATTERN = '^[A-Za-z0-9_.:-]{16,255}$';
+const idempotencyMessages = {
+  malformedKey: `${IDEMPOTENCY_KEY_HEADER} must be 16 to 255 characters: letters, digits, "-", "_", "." or ":" (a UUID is fine)`,
+  keyReused: `${IDEMPOTENCY_KEY_HEADER} was already used for a different request`,
+} as const;
+
+/** Submitting a support request and reading its summary (TicketsController). */
+export const ticketsOpenApi = defineOpenApiFragment({
+  name: 'tickets',
+  requests: { SupportRequest: supportRequestSchema },
+  responses: { CreatedTicket: createdTicketSchema, TicketSummary: ticketSummarySchema },
+  operations: [
+    {
+      method: 'post',
+      path: '/api/support-request',
+      tag: 'Tickets',
+      summary: 'Submit a support request (creates a ticket)',
+      body: 'SupportRequest',
+      description:
+        'A logged-in customer owns the ticket; a guest may read its summary for the rest of the browser session. With an ' +
+        `${IDEMPOTENCY_KEY_HEADER} header, a retry of the same request (same key, same fields) answers the same ticket instead of ` +
+        'creating another. Checked in this order, and nothing is written when one refuses: the body (400), the key (400), the rate ' +
+        'limit (429).',
+      parameters: [
+        {
+          name: IDEMPOTENCY_KEY_HEADER,
+          in: 'header',
+          required: false,
+          description:
+            'Optional. 16 to 255 letters, digits, "-", "_", "." or ":" (a UUID is fine). Scoped to the logged-in customer (guests ' +
+            'share one scope) and kept for IDEMPOTENCY_KEY_HOURS.',
+          schema: { type: 'string', minLength: 16, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN },
+        },
+      ],
+      responses: {
+        201: { description: 'The new ticket (or, for a retried key, the ticket it created)', schema: 'CreatedTicket' },
+        400: badRequestOr(idempotencyMessages.malformedKey),
+        413: error('Body too large'),
+        422: error(`The key was already used with different fields: "${idempotencyMessages.keyReused}"`),
+        429: tooManyRequests(FORM_LIMIT),
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/ticket/{id}',
+      tag: 'Tickets',
+      summary: 'The summary of a ticket this session submitted or owns',
+      parameters: [ticketId],
+      responses: { 200: { description: 'Ticket summary', schema: 'TicketSummary' }, 404: error(TICKET_NOT_FOUND) },
+    },
+  ],
+});
