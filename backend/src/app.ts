@@ -8,6 +8,7 @@ import { installHttpSecurity } from './auth/http-security';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { jsonBody } from './common/json-body';
 import { type AppConfig, trustedProxies } from './config/config';
+import { MARKETING_BODY_PATHS, marketingJsonBody } from './marketing/marketing-body';
 import { PAYMENT_WEBHOOK_PATH, rawWebhookBody } from './payments/raw-webhook-body';
 import { resolveSpaDistDir } from './spa/spa-middleware';
 
@@ -38,6 +39,8 @@ export async function createApp(config: AppConfig, options: { serveSpa?: boolean
   await installHttpSecurity(app, { siteDir: resolveSpaDistDir() });
   // The payment webhook's signature covers its exact bytes: that path keeps its body raw (before the JSON parser).
   app.use(PAYMENT_WEBHOOK_PATH, ...rawWebhookBody(config.BODY_LIMIT_BYTES));
+  // Marketing emails carry up to 2000 KB of HTML: those two paths get a larger parser of their own first.
+  app.use(MARKETING_BODY_PATHS, ...marketingJsonBody());
   app.use(...jsonBody(config.BODY_LIMIT_BYTES));
   app.use(rejectUnstorableText);
   app.setGlobalPrefix('api', { exclude: [] });

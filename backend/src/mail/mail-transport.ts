@@ -1,47 +1,42 @@
-import { createTransport, type Transporter } from 'nodemailer';
+import type { MailerService } from '@nestjs-modules/mailer';
 import type { MailMessage, MailTransport } from './mail.types';
 
-/** Delivers over SMTP with nodemailer (smtp:// with STARTTLS when offered, smtps:// for implicit TLS). */
-export class SmtpTransport implements MailTransport {
-  readonly name = 'smtp' as const;
-  private readonly transporter: Transporter;
+/** `<id@host>`: nodemailer wants the angle brackets, callers may leave them out. */
+function bracketed(messageId: string): string {
+  return messageId.startsWith('<') ? messageId : `<${messageId}>`;
+}
 
-  constructor(url: string) {
-    this.transporter = createTransport(url);
-  }
+/**
+ * Delivers through `@nestjs-modules/mailer` (nodemailer underneath). With SMTP_URL its transport is SMTP
+ * (smtp:// with STARTTLS when offered, smtps:// for implicit TLS); without it, nodemailer's JSON transport,
+ * which builds the whole message (Message-ID included) and sends it nowhere: the mail log row is then the
+ * delivery ('logged'), the capture the admin's email log reads.
+ */
+export class MailerTransport implements MailTransport {
+  constructor(
+    readonly name: 'smtp' | 'log',
+    private readonly mailer: MailerService,
+  ) {}
 
   async deliver(from: string, message: MailMessage): Promise<{ messageId: string | null }> {
-    const info = await this.transporter.sendMail({
+    const info = (await this.mailer.sendMail({
       from,
       to: message.to,
       subject: message.subject,
       text: message.text,
       ...(message.html === undefined ? {} : { html: message.html }),
       ...(message.headers === undefined ? {} : { headers: { ...message.headers } }),
-    });
+      ...(message.messageId === undefined ? {} : { messageId: bracketed(message.messageId) }),
+    })) as { messageId?: unknown };
     return { messageId: typeof info.messageId === 'string' ? info.messageId : null };
   }
 
   async verify(): Promise<void> {
-    await this.transporter.verify();
+    if (this.name === 'log') return;
+    await this.mailer.getTransporter().verify();
   }
 
   close(): void {
-    this.transporter.close();
+    // MailerService closes its transporters itself (onModuleDestroy).
   }
-}
-
-/** Without SMTP: nothing leaves the machine; the mail log (a table) is the delivery. */
-export class LogOnlyTransport implements MailTransport {
-  readonly name = 'log' as const;
-
-  deliver(): Promise<{ messageId: string | null }> {
-    return Promise.resolve({ messageId: null });
-  }
-
-  verify(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  close(): void {}
 }

@@ -58,7 +58,7 @@ export class MailService implements OnApplicationShutdown {
     );
     const id = inserted.rows[0]?.id;
     if (id === undefined) {
-      const retry = await this.retryUndelivered(message.idempotencyKey!);
+      const retry = await this.retryUndelivered(message.idempotencyKey!, message);
       if (retry) return retry;
       const { rows } = await this.db.pool.query<{ id: number }>('SELECT id FROM mail_messages WHERE idempotency_key = $1', [
         message.idempotencyKey,
@@ -68,12 +68,16 @@ export class MailService implements OnApplicationShutdown {
     return this.attempt(id, message);
   }
 
-  /** A keyed message whose earlier attempt failed is tried again under the same row. */
-  private async retryUndelivered(key: string): Promise<MailOutcome | null> {
+  /**
+   * A keyed message whose earlier attempt failed is tried again under the same row (and one left pending by
+   * a stopped process, when the caller says it is the key's only sender).
+   */
+  private async retryUndelivered(key: string, message: MailMessage): Promise<MailOutcome | null> {
+    const statuses = message.resumeInterrupted ? ['failed', 'pending'] : ['failed'];
     const { rows } = await this.db.pool.query<{ id: number }>(
       `UPDATE mail_messages SET status = 'pending', error = NULL, transport = $2
-       WHERE idempotency_key = $1 AND status = 'failed' RETURNING id`,
-      [key, this.transport.name],
+       WHERE idempotency_key = $1 AND status = ANY($3::text[]) RETURNING id`,
+      [key, this.transport.name, statuses],
     );
     const row = rows[0];
     if (!row) return null;
@@ -93,12 +97,14 @@ export class MailService implements OnApplicationShutdown {
       text: m.text_body,
       ...(m.html_body === null ? {} : { html: m.html_body }),
       headers: m.headers,
+      ...(message.messageId === undefined ? {} : { messageId: message.messageId }),
     });
   }
 
   private async attempt(id: number, message: MailMessage): Promise<MailOutcome> {
     try {
-      const { messageId } = await this.transport.deliver(this.config.MAIL_FROM, message);
+      const delivered = await this.transport.deliver(this.config.MAIL_FROM, message);
+      const messageId = delivered.messageId ?? message.messageId ?? null;
       const status = this.transport.name === 'smtp' ? 'sent' : 'logged';
       await this.db.pool.query(`UPDATE mail_messages SET status = $2, message_id = $3, sent_at = now() WHERE id = $1`, [
         id,

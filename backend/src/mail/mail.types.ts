@@ -13,6 +13,17 @@ export interface MailMessage {
    * at-least-once caller (a saga) retry safely, e.g. with `${eventId}:${kind}`.
    */
   readonly idempotencyKey?: string;
+  /**
+   * The Message-ID header (with or without angle brackets). A caller that may repeat a send (a saga after a
+   * crash) sets a stable one, so a repeated message is recognisably the same one. Generated when absent.
+   */
+  readonly messageId?: string;
+  /**
+   * For a keyed message whose only sender is the caller (a single-active saga): a row still 'pending' under
+   * the key is an attempt that was interrupted (the process stopped mid-send), so it is tried again instead
+   * of being answered as a duplicate. Other callers leave it unset: a pending row may be another's send in flight.
+   */
+  readonly resumeInterrupted?: boolean;
 }
 
 export type MailOutcome =

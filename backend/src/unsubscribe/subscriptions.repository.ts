@@ -50,3 +50,55 @@ export async function ensureSubscription(pool: Pool, email: string): Promise<Sub
   );
   return rows[0]!;
 }
+
+/**
+ * The subscriptions of many addresses at once (created subscribed where missing), for a marketing batch:
+ * one statement instead of one per recipient. The addresses must be distinct case-insensitively.
+ */
+export async function ensureSubscriptions(pool: Pool, emails: readonly string[]): Promise<SubscriptionRow[]> {
+  if (emails.length === 0) return [];
+  const { rows } = await pool.query<SubscriptionRow>(
+    `INSERT INTO email_subscriptions AS s (email, token)
+     SELECT email, token FROM unnest($1::text[], $2::text[]) AS input(email, token)
+     ON CONFLICT (lower(email)) DO UPDATE SET email = s.email
+     RETURNING ${COLUMNS}`,
+    [emails, emails.map(() => newSubscriptionToken())],
+  );
+  return rows;
+}
+
+export interface SubscriptionListRow extends SubscriptionRow {
+  readonly created_at: Date;
+  readonly updated_at: Date;
+}
+
+/** The subscriptions for the admin list, newest first, optionally only (un)subscribed ones. */
+export async function listSubscriptions(
+  pool: Pool,
+  options: { subscribed?: boolean; page: number; limit: number },
+): Promise<{ rows: SubscriptionListRow[]; total: number }> {
+  const filter = options.subscribed === undefined ? '' : 'WHERE subscribed = $3';
+  const params: unknown[] = [options.limit, (options.page - 1) * options.limit];
+  if (options.subscribed !== undefined) params.push(options.subscribed);
+  const [list, count] = await Promise.all([
+    pool.query<SubscriptionListRow>(
+      `SELECT ${COLUMNS}, created_at, updated_at FROM email_subscriptions ${filter} ORDER BY id DESC LIMIT $1 OFFSET $2`,
+      params,
+    ),
+    pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM email_subscriptions ${options.subscribed === undefined ? '' : 'WHERE subscribed = $1'}`,
+      options.subscribed === undefined ? [] : [options.subscribed],
+    ),
+  ]);
+  return { rows: list.rows, total: count.rows[0]!.n };
+}
+
+/** Sets an address's subscription (the admin's toggle); null when there is no such subscription. */
+export async function setSubscribed(pool: Pool, id: number, subscribed: boolean): Promise<SubscriptionListRow | null> {
+  const { rows } = await pool.query<SubscriptionListRow>(
+    `UPDATE email_subscriptions SET subscribed = $2, updated_at = CASE WHEN subscribed = $2 THEN updated_at ELSE now() END
+     WHERE id = $1 RETURNING ${COLUMNS}, created_at, updated_at`,
+    [id, subscribed],
+  );
+  return rows[0] ?? null;
+}

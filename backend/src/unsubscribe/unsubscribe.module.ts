@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
+import { AdminModule } from '../admin/admin.module';
+import { SubscriptionsAdminController } from './subscriptions-admin.controller';
 import { UnsubscribeController } from './unsubscribe.controller';
 import { UnsubscribeService } from './unsubscribe.service';
 
 @Module({
-  controllers: [UnsubscribeController],
+  imports: [AdminModule],
+  controllers: [UnsubscribeController, SubscriptionsAdminController],
   providers: [UnsubscribeService],
   exports: [UnsubscribeService],
 })

@@ -3,12 +3,12 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/layout/toaster';
-import { ContactForm, simulateSend } from './contact-form';
+import { ContactForm } from './contact-form';
 
-function renderForm(sendMessage?: () => Promise<void>) {
+function renderForm(sendMessage?: () => Promise<void>, minimumSendMs = 0) {
   return render(
     <>
-      <ContactForm {...(sendMessage ? { sendMessage } : {})} />
+      <ContactForm minimumSendMs={minimumSendMs} {...(sendMessage ? { sendMessage } : {})} />
       <Toaster />
     </>,
   );
@@ -92,48 +92,113 @@ describe('ContactForm validation', () => {
   });
 });
 
+/** A fetch that answers once with this status and JSON body (or never, until `release` is called). */
+function answer(status: number, body: unknown) {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const fetchMock = vi.fn(async () => {
+    await gate;
+    return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { fetchMock, release };
+}
+
 describe('ContactForm sending', () => {
-  it('simulates a 1-second send, then shows the Message sent toast and the Message Received panel', async () => {
-    vi.useFakeTimers();
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('posts the message to /api/contact, then shows the Message sent toast and the Message Received panel', async () => {
+    const { fetchMock, release } = answer(201, { id: 7, message: 'Thank you for contacting us. We will get back to you shortly.' });
     renderForm();
+    fill({ ...valid, name: '  Jane Doe ' });
+    await submit();
+    expect(screen.getByRole('button', { name: 'Sending...' })).toBeDisabled();
+    expect(screen.queryByText('Message Received')).not.toBeInTheDocument();
+    release();
+    expect(await screen.findByRole('heading', { name: 'Message Received' })).toBeInTheDocument();
+    expect(screen.getByText('Message sent')).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/contact');
+    expect(init.method).toBe('POST');
+    expect(init.headers).toMatchObject({ 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' });
+    expect(JSON.parse(init.body as string)).toEqual({ ...valid, name: 'Jane Doe' });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Send Another Message' }));
+    expect(screen.getByLabelText(/^Name/)).toHaveValue('');
+  });
+
+  it('shows the error toast when the request fails, and keeps what was typed', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+    );
+    renderForm();
+    fill(valid);
+    await submit();
+    expect(await screen.findByText('There was a problem sending your message. Please try again.')).toBeInTheDocument();
+    expect(screen.queryByText('Message Received')).not.toBeInTheDocument();
+    expect(screen.getByLabelText(/^Subject/)).toHaveValue(valid.subject);
+    expect(screen.getByRole('button', { name: 'Send Message' })).toBeEnabled();
+  });
+
+  it("adds the server's reason to the toast on a rate limit", async () => {
+    answer(429, { message: 'Too many requests. Please try again in 42 minutes.' }).release();
+    renderForm();
+    fill(valid);
+    await submit();
+    expect(
+      await screen.findByText(
+        'There was a problem sending your message. Please try again. Too many requests. Please try again in 42 minutes.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Message Received')).not.toBeInTheDocument();
+  });
+
+  it("puts the server's field errors on the fields", async () => {
+    answer(400, {
+      message: 'Please enter a valid phone number',
+      errors: [{ path: 'phone', message: 'Please enter a valid phone number' }],
+    }).release();
+    renderForm();
+    fill(valid);
+    await submit();
+    expect(await screen.findByText('Please enter a valid phone number')).toBeInTheDocument();
+    expect(screen.getByLabelText(/^Phone/)).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByText('There was a problem sending your message. Please try again.')).toBeInTheDocument();
+  });
+
+  it('keeps "Sending..." for the spec\'s 1 second when the server answers sooner', async () => {
+    vi.useFakeTimers();
+    const sendMessage = vi.fn(() => Promise.resolve());
+    renderForm(sendMessage, 1000);
     fill(valid);
     act(() => {
       fireEvent.submit(screen.getByRole('form', { name: 'Contact form' }));
     });
-    expect(screen.getByRole('button', { name: 'Sending...' })).toBeDisabled();
     await act(async () => {
       await vi.advanceTimersByTimeAsync(999);
     });
+    expect(sendMessage).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('button', { name: 'Sending...' })).toBeDisabled();
     expect(screen.queryByText('Message Received')).not.toBeInTheDocument();
-    expect(screen.queryByText('Message sent')).not.toBeInTheDocument();
     await act(async () => {
       await vi.advanceTimersByTimeAsync(1);
     });
     expect(screen.getByRole('heading', { name: 'Message Received' })).toBeInTheDocument();
     expect(screen.getByText('Message sent')).toBeInTheDocument();
-
-    vi.useRealTimers();
-    await userEvent.click(screen.getByRole('button', { name: 'Send Another Message' }));
-    expect(screen.getByLabelText(/^Name/)).toHaveValue('');
   });
 
-  it('shows the error toast when sending fails', async () => {
-    renderForm(() => Promise.reject(new Error('offline')));
+  it('sends with a given function instead (for pages and tests that pass one)', async () => {
+    const sendMessage = vi.fn(() => Promise.resolve());
+    renderForm(sendMessage);
     fill(valid);
     await submit();
-    expect(await screen.findByText('There was a problem sending your message. Please try again.')).toBeInTheDocument();
-    expect(screen.queryByText('Message Received')).not.toBeInTheDocument();
-  });
-
-  it('simulateSend resolves after one second', async () => {
-    vi.useFakeTimers();
-    let done = false;
-    void simulateSend().then(() => {
-      done = true;
-    });
-    await vi.advanceTimersByTimeAsync(999);
-    expect(done).toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(done).toBe(true);
+    expect(await screen.findByRole('heading', { name: 'Message Received' })).toBeInTheDocument();
+    expect(sendMessage).toHaveBeenCalledWith(valid);
   });
 });

@@ -1,7 +1,9 @@
 import { contactFormSchema, type ContactForm as ContactFormValues } from '@ppr/contracts';
 import { CircleCheck } from 'lucide-react';
 import { useRef, useState, type FormEvent } from 'react';
+import { ApiRequestError } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
+import { sendContactMessage } from '../api/send-contact-message';
 
 type FieldName = keyof ContactFormValues;
 type FieldErrors = Partial<Record<FieldName, string>>;
@@ -9,9 +11,30 @@ type FieldErrors = Partial<Record<FieldName, string>>;
 const EMPTY: ContactFormValues = { name: '', email: '', phone: '', subject: '', message: '' };
 const FIELD_ORDER: readonly FieldName[] = ['name', 'email', 'phone', 'subject', 'message'];
 
-/** SPEC: the contact form makes no real request; it simulates a 1-second send. */
-export function simulateSend(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 1000));
+/** SPEC section 8, contact form. */
+export const SEND_FAILED = 'There was a problem sending your message. Please try again.';
+
+/** The server's field errors (a 400), for the fields this form has. */
+function serverFieldErrors(error: unknown): FieldErrors {
+  if (!(error instanceof ApiRequestError) || error.status !== 400) return {};
+  const errors: FieldErrors = {};
+  try {
+    const body = JSON.parse(error.message.slice(error.message.indexOf(':') + 1)) as { errors?: { path: string; message: string }[] };
+    for (const entry of body.errors ?? []) {
+      if (FIELD_ORDER.includes(entry.path as FieldName)) errors[entry.path as FieldName] ??= entry.message;
+    }
+  } catch {
+    // Not the API's JSON error body: nothing to put on the fields.
+  }
+  return errors;
+}
+
+/** The toast's text: the spec's sentence, with the server's reason when it gave one (a rate limit, say). */
+function failureText(error: unknown): string {
+  const reason = error instanceof ApiRequestError ? error.serverMessage : undefined;
+  return reason && error instanceof ApiRequestError && error.status !== 400 && error.status < 500
+    ? `${SEND_FAILED} ${reason}`
+    : SEND_FAILED;
 }
 
 function validate(values: ContactFormValues): FieldErrors {
@@ -30,7 +53,20 @@ function validate(values: ContactFormValues): FieldErrors {
 const inputClass =
   'mt-1 block w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-[invalid=true]:border-red-700';
 
-export function ContactForm({ sendMessage = simulateSend }: { sendMessage?: (values: ContactFormValues) => Promise<void> }) {
+/** SPEC section 9: the send shows "Sending..." for 1 second; a real request that answers sooner waits for it. */
+export const MINIMUM_SEND_MS = 1000;
+
+function delay(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+}
+
+export function ContactForm({
+  sendMessage = sendContactMessage,
+  minimumSendMs = MINIMUM_SEND_MS,
+}: {
+  sendMessage?: (values: ContactFormValues) => Promise<unknown>;
+  minimumSendMs?: number;
+}) {
   const [values, setValues] = useState<ContactFormValues>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [submitted, setSubmitted] = useState(false);
@@ -57,12 +93,16 @@ export function ContactForm({ sendMessage = simulateSend }: { sendMessage?: (val
     }
     setSending(true);
     try {
-      await sendMessage(values);
+      // What the schema made of the input (trimmed), as the server will read it.
+      const parsed = contactFormSchema.safeParse(values);
+      await Promise.all([sendMessage(parsed.success ? parsed.data : values), delay(minimumSendMs)]);
       toast({ title: 'Message sent', description: 'Thank you for contacting us. We will get back to you shortly.' });
       setReceived(true);
       setTimeout(() => panelRef.current?.focus(), 0);
-    } catch {
-      toast({ title: 'Error', description: 'There was a problem sending your message. Please try again.', variant: 'destructive' });
+    } catch (error) {
+      const fromServer = serverFieldErrors(error);
+      if (Object.keys(fromServer).length > 0) setErrors(fromServer);
+      toast({ title: 'Error', description: failureText(error), variant: 'destructive' });
     } finally {
       setSending(false);
     }

@@ -1,0 +1,215 @@
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { BUSINESS_PROFILE } from '@ppr/contracts';
+import type { Database } from '../database/database';
+import { DATABASE } from '../database/database.tokens';
+import { MailService } from '../mail/mail.service';
+import type { MailOutcome } from '../mail/mail.types';
+import { type UnsubscribeLinks, UnsubscribeService } from '../unsubscribe/unsubscribe.service';
+import { CampaignLock } from './campaign-lock';
+import * as campaigns from './campaigns.repository';
+import { personalize } from './content';
+
+/** How often an idle worker looks for a campaign another instance stored, and a standby for the lock. */
+const IDLE_POLL_MS = 1000;
+const ERROR_BACKOFF_MS = 5000;
+/**
+ * Messages of one batch in flight at once (a whole batch): the transport's connection pool bounds what reaches
+ * the SMTP server, and the mail log's writes of some messages overlap with the SMTP exchanges of others.
+ */
+const SEND_CONCURRENCY = 50;
+
+/** The idempotency key of one recipient's message: a resumed or repeated batch never sends a second copy. */
+export function campaignMessageKey(campaignId: number, email: string): string {
+  return `campaign:${campaignId}:${email.toLowerCase()}`;
+}
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  });
+  await Promise.all(lanes);
+  return results;
+}
+
+/**
+ * Sends the stored campaigns in the background, batch by batch, with the campaign's pause between batches
+ * (kept in the table as next_batch_at, so a restart keeps to it too). Every recipient has a state; a
+ * restarted app picks up the pending ones. Unsubscribed addresses are skipped when their turn comes, so an
+ * unsubscribe during a campaign is honoured at once.
+ */
+@Injectable()
+export class CampaignWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(CampaignWorker.name);
+  private readonly stopping = new AbortController();
+  private readonly lock: CampaignLock;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> = Promise.resolve();
+
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    private readonly mail: MailService,
+    private readonly unsubscribe: UnsubscribeService,
+  ) {
+    this.lock = new CampaignLock(db);
+  }
+
+  onApplicationBootstrap(): void {
+    this.loop = this.run();
+  }
+
+  /** A campaign was just stored here: look now rather than at the next poll. */
+  notify(): void {
+    this.wake?.();
+  }
+
+  /** Stops after the batch in flight (its sends finish and are recorded), before mail and database close. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping.abort();
+    this.wake?.();
+    await this.loop;
+    await this.lock.close();
+  }
+
+  private async run(): Promise<void> {
+    const signal = this.stopping.signal;
+    while (!signal.aborted) {
+      try {
+        if (!(await this.lock.acquire())) {
+          await this.sleep(IDLE_POLL_MS);
+          continue;
+        }
+        const campaign = await campaigns.nextRunningCampaign(this.db.pool);
+        if (!campaign) {
+          await this.sleep(IDLE_POLL_MS);
+          continue;
+        }
+        const wait = campaign.nextBatchAt.getTime() - Date.now();
+        if (wait > 0) {
+          await this.sleep(wait);
+          continue;
+        }
+        await this.sendBatches(campaign);
+      } catch (error) {
+        if (signal.aborted) break;
+        this.logger.error(`Marketing campaign worker: ${error instanceof Error ? error.message : String(error)}; retrying shortly`);
+        await this.sleep(ERROR_BACKOFF_MS);
+      }
+    }
+  }
+
+  /**
+   * Sends the campaign's next batch; without a pause, the batches after it too, each one looked up (its
+   * recipients and subscriptions) while the one before is being sent, and recorded while the next is sent, so
+   * the SMTP connections are not left idle between batches. Stops after the batch in flight when the app stops.
+   */
+  private async sendBatches(campaign: campaigns.RunningCampaign): Promise<void> {
+    let current = await this.prepare(campaign, 0);
+    if (current.recipients.length === 0) {
+      await campaigns.completeCampaign(this.db.pool, campaign.id);
+      return;
+    }
+    let batchesSent = campaign.batchesSent;
+    let recording: Promise<unknown> = Promise.resolve();
+    for (;;) {
+      const sending = this.send(campaign, current);
+      const continuous = campaign.pauseMs === 0 && !this.stopping.signal.aborted;
+      const last = current.recipients.at(-1)!.position;
+      const upcoming = continuous ? this.prepare(campaign, last) : Promise.resolve(null);
+      // Settled before anything is awaited, so a failure of either is never an unhandled rejection.
+      upcoming.catch(() => undefined);
+      const results = await sending;
+      await recording;
+      const numbered = { ...campaign, batchesSent };
+      batchesSent += 1;
+      recording = campaigns.recordBatch(this.db.pool, numbered, results).then((state) => this.logBatch(numbered, results, state));
+      recording.catch(() => undefined);
+      const next = await upcoming;
+      if (!next || next.recipients.length === 0 || this.stopping.signal.aborted) break;
+      current = next;
+    }
+    await recording;
+  }
+
+  private async prepare(
+    campaign: campaigns.RunningCampaign,
+    afterPosition: number,
+  ): Promise<{ recipients: campaigns.PendingRecipient[]; links: Map<string, UnsubscribeLinks> }> {
+    const recipients = await campaigns.pendingRecipients(this.db.pool, campaign.id, campaign.batchSize, afterPosition);
+    const links = await this.unsubscribe.linksForMany(recipients.map((recipient) => recipient.email));
+    return { recipients, links };
+  }
+
+  private send(
+    campaign: campaigns.RunningCampaign,
+    batch: { recipients: campaigns.PendingRecipient[]; links: Map<string, UnsubscribeLinks> },
+  ): Promise<campaigns.RecipientResult[]> {
+    return mapLimit(batch.recipients, SEND_CONCURRENCY, async (recipient): Promise<campaigns.RecipientResult> => {
+      const link = batch.links.get(recipient.email.toLowerCase());
+      if (!link?.subscribed) return { position: recipient.position, state: 'skipped', error: null, mailMessageId: null };
+      const body = personalize(campaign, link.pageUrl, BUSINESS_PROFILE.name);
+      const outcome = await this.mail.send({
+        kind: 'marketing',
+        to: recipient.email,
+        subject: campaign.subject,
+        text: body.text,
+        html: body.html,
+        headers: link.headers,
+        idempotencyKey: campaignMessageKey(campaign.id, recipient.email),
+      });
+      return { position: recipient.position, ...(await this.resultOf(outcome)) };
+    });
+  }
+
+  private logBatch(
+    campaign: campaigns.RunningCampaign,
+    results: readonly campaigns.RecipientResult[],
+    state: 'running' | 'completed',
+  ): void {
+    const count = (wanted: campaigns.RecipientResult['state']) => results.filter((result) => result.state === wanted).length;
+    this.logger.log(
+      `Campaign ${campaign.id} batch ${campaign.batchesSent + 1}: ${count('sent')} sent, ${count('failed')} failed, ${count('skipped')} skipped` +
+        (state === 'completed' ? '; campaign completed' : ''),
+    );
+  }
+
+  private async resultOf(outcome: MailOutcome): Promise<Omit<campaigns.RecipientResult, 'position'>> {
+    switch (outcome.status) {
+      case 'sent':
+      case 'logged':
+        return { state: 'sent', error: null, mailMessageId: outcome.id };
+      case 'failed':
+        return { state: 'failed', error: outcome.error.slice(0, 2000), mailMessageId: outcome.id };
+      case 'duplicate': {
+        // An earlier run sent this message before it could record the batch: the mail log knows how it went.
+        const earlier = await campaigns.mailMessageOutcome(this.db.pool, outcome.id);
+        if (earlier?.status === 'sent' || earlier?.status === 'logged') return { state: 'sent', error: null, mailMessageId: outcome.id };
+        return {
+          state: 'failed',
+          error:
+            earlier?.status === 'pending'
+              ? 'Interrupted during delivery (the app stopped); not repeated, so nobody gets a second copy'
+              : (earlier?.error ?? 'Delivery failed'),
+          mailMessageId: outcome.id,
+        };
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.stopping.signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+}

@@ -1,0 +1,255 @@
+import type { CampaignStatus } from '@ppr/contracts';
+import type { Pool, PoolClient } from 'pg';
+
+export type RecipientState = 'pending' | 'sent' | 'failed' | 'skipped';
+
+export interface NewCampaign {
+  readonly subject: string;
+  readonly html: string;
+  readonly text: string;
+  readonly bytes: number;
+  readonly imagesRemoved: boolean;
+  readonly batchSize: number;
+  readonly pauseMs: number;
+  readonly recipients: readonly string[];
+  readonly invalid: readonly string[];
+  readonly createdBy: string;
+}
+
+/** A running campaign as the worker needs it. */
+export interface RunningCampaign {
+  readonly id: number;
+  readonly subject: string;
+  readonly html: string;
+  readonly text: string;
+  readonly batchSize: number;
+  readonly pauseMs: number;
+  readonly batchesSent: number;
+  readonly nextBatchAt: Date;
+}
+
+export interface PendingRecipient {
+  readonly position: number;
+  readonly email: string;
+}
+
+export interface RecipientResult {
+  readonly position: number;
+  readonly state: Exclude<RecipientState, 'pending'>;
+  readonly error: string | null;
+  readonly mailMessageId: number | null;
+}
+
+async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * Stores a campaign and its recipients (in list order) in one transaction, unless one is still running: then
+ * null. The transaction lock makes two simultaneous requests see each other.
+ */
+export async function insertCampaign(pool: Pool, campaign: NewCampaign): Promise<number | null> {
+  return inTransaction(pool, async (client) => {
+    await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('marketing-campaign:' || current_schema(), 0))`);
+    const running = await client.query(`SELECT 1 FROM marketing_campaigns WHERE state = 'running' LIMIT 1`);
+    if (running.rowCount) return null;
+    const { rows } = await client.query<{ id: number }>(
+      `INSERT INTO marketing_campaigns
+         (subject, html_body, text_body, content_bytes, images_removed, batch_size, pause_ms, total, invalid_emails, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+      [
+        campaign.subject,
+        campaign.html,
+        campaign.text,
+        campaign.bytes,
+        campaign.imagesRemoved,
+        campaign.batchSize,
+        campaign.pauseMs,
+        campaign.recipients.length,
+        JSON.stringify(campaign.invalid),
+        campaign.createdBy,
+      ],
+    );
+    const id = rows[0]!.id;
+    await client.query(
+      `INSERT INTO marketing_recipients (campaign_id, position, email)
+       SELECT $1, position, email FROM unnest($2::text[]) WITH ORDINALITY AS list(email, position)`,
+      [id, campaign.recipients],
+    );
+    return id;
+  });
+}
+
+export async function nextRunningCampaign(pool: Pool): Promise<RunningCampaign | null> {
+  const { rows } = await pool.query<{
+    id: number;
+    subject: string;
+    html_body: string;
+    text_body: string;
+    batch_size: number;
+    pause_ms: number;
+    batches_sent: number;
+    next_batch_at: Date;
+  }>(
+    `SELECT id, subject, html_body, text_body, batch_size, pause_ms, batches_sent, next_batch_at
+     FROM marketing_campaigns WHERE state = 'running' ORDER BY id LIMIT 1`,
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    subject: row.subject,
+    html: row.html_body,
+    text: row.text_body,
+    batchSize: row.batch_size,
+    pauseMs: row.pause_ms,
+    batchesSent: row.batches_sent,
+    nextBatchAt: row.next_batch_at,
+  };
+}
+
+/** The next pending recipients in list order, after `afterPosition` (those before it are being sent). */
+export async function pendingRecipients(pool: Pool, campaignId: number, limit: number, afterPosition = 0): Promise<PendingRecipient[]> {
+  const { rows } = await pool.query<PendingRecipient>(
+    `SELECT position, email FROM marketing_recipients
+     WHERE campaign_id = $1 AND state = 'pending' AND position > $3 ORDER BY position LIMIT $2`,
+    [campaignId, limit, afterPosition],
+  );
+  return rows;
+}
+
+/**
+ * Records a batch's outcomes, counts the batch and schedules the next one after the pause; with nobody left
+ * pending the campaign is completed. One transaction: a crash leaves the batch pending as a whole, and the
+ * idempotency keys of the mail log make its resend deliver nothing twice.
+ */
+export async function recordBatch(
+  pool: Pool,
+  campaign: RunningCampaign,
+  results: readonly RecipientResult[],
+): Promise<'running' | 'completed'> {
+  return inTransaction(pool, async (client) => {
+    const batch = campaign.batchesSent + 1;
+    await client.query(
+      `UPDATE marketing_recipients AS r
+       SET state = u.state, error = u.error, mail_message_id = u.mail_id, batch = $2, updated_at = now()
+       FROM unnest($3::int[], $4::text[], $5::text[], $6::bigint[]) AS u(position, state, error, mail_id)
+       WHERE r.campaign_id = $1 AND r.position = u.position AND r.state = 'pending'`,
+      [
+        campaign.id,
+        batch,
+        results.map((r) => r.position),
+        results.map((r) => r.state),
+        results.map((r) => r.error),
+        results.map((r) => r.mailMessageId),
+      ],
+    );
+    const left = await client.query(`SELECT 1 FROM marketing_recipients WHERE campaign_id = $1 AND state = 'pending' LIMIT 1`, [
+      campaign.id,
+    ]);
+    const state = left.rowCount ? 'running' : 'completed';
+    await client.query(
+      `UPDATE marketing_campaigns
+       SET batches_sent = $2, state = $3,
+           next_batch_at = now() + make_interval(secs => $4::double precision / 1000),
+           finished_at = CASE WHEN $3 = 'completed' THEN now() ELSE NULL END
+       WHERE id = $1`,
+      [campaign.id, batch, state, campaign.pauseMs],
+    );
+    return state;
+  });
+}
+
+/** A campaign whose recipients were all recorded already (a crash between the last batch and this). */
+export async function completeCampaign(pool: Pool, campaignId: number): Promise<void> {
+  await pool.query(`UPDATE marketing_campaigns SET state = 'completed', finished_at = now() WHERE id = $1 AND state = 'running'`, [
+    campaignId,
+  ]);
+}
+
+/** The newest campaign's progress, or the idle answer when there has never been one. */
+export async function latestCampaignStatus(pool: Pool): Promise<CampaignStatus> {
+  const { rows } = await pool.query<{
+    id: number;
+    state: 'running' | 'completed';
+    subject: string;
+    total: number;
+    batch_size: number;
+    batches_sent: number;
+    invalid_emails: string[];
+    images_removed: boolean;
+    created_at: Date;
+    next_batch_at: Date;
+    finished_at: Date | null;
+    sent: number;
+    failed: number;
+    skipped: number;
+    pending: number;
+  }>(
+    `SELECT c.id, c.state, c.subject, c.total, c.batch_size, c.batches_sent, c.invalid_emails, c.images_removed,
+            c.created_at, c.next_batch_at, c.finished_at,
+            count(*) FILTER (WHERE r.state = 'sent')::int AS sent,
+            count(*) FILTER (WHERE r.state = 'failed')::int AS failed,
+            count(*) FILTER (WHERE r.state = 'skipped')::int AS skipped,
+            count(*) FILTER (WHERE r.state = 'pending')::int AS pending
+     FROM marketing_campaigns c LEFT JOIN marketing_recipients r ON r.campaign_id = c.id
+     WHERE c.id = (SELECT max(id) FROM marketing_campaigns)
+     GROUP BY c.id`,
+  );
+  const row = rows[0];
+  if (!row) {
+    return {
+      campaignId: null,
+      state: 'idle',
+      subject: null,
+      total: 0,
+      sent: 0,
+      failed: 0,
+      skipped: 0,
+      pending: 0,
+      batchSize: 0,
+      batchesSent: 0,
+      invalidEmails: [],
+      imagesRemoved: false,
+      startedAt: null,
+      nextBatchAt: null,
+      finishedAt: null,
+    };
+  }
+  return {
+    campaignId: row.id,
+    state: row.state,
+    subject: row.subject,
+    total: row.total,
+    sent: row.sent,
+    failed: row.failed,
+    skipped: row.skipped,
+    pending: row.pending,
+    batchSize: row.batch_size,
+    batchesSent: row.batches_sent,
+    invalidEmails: row.invalid_emails,
+    imagesRemoved: row.images_removed,
+    startedAt: row.created_at.toISOString(),
+    nextBatchAt: row.state === 'running' ? row.next_batch_at.toISOString() : null,
+    finishedAt: row.finished_at?.toISOString() ?? null,
+  };
+}
+
+/** What the mail log says of a message that an earlier attempt recorded (a resumed batch). */
+export async function mailMessageOutcome(pool: Pool, id: number): Promise<{ status: string; error: string | null } | null> {
+  const { rows } = await pool.query<{ status: string; error: string | null }>('SELECT status, error FROM mail_messages WHERE id = $1', [
+    id,
+  ]);
+  return rows[0] ?? null;
+}

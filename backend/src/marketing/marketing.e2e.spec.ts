@@ -1,0 +1,249 @@
+import { type CampaignStatus, marketingMessages, MARKETING_MAX_CONTENT_BYTES } from '@ppr/contracts';
+import request from 'supertest';
+import { firstAdmin } from '../../test/admin-helpers';
+import { type Agent, browser } from '../../test/customer-helpers';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { UnsubscribeService } from '../unsubscribe/unsubscribe.service';
+import { startTestSmtp, type TestSmtpServer, waitFor } from '../../test/smtp-server';
+
+const BASE = 'https://www.potomacpc.example';
+const STAFF = 'desk@potomacpc.example';
+
+/** An HTML email of about `bytes` bytes: text, plus an inline base64 image of `imageBytes` when given. */
+function email(bytes: number, imageBytes = 0): string {
+  const image = imageBytes > 0 ? `<img alt="banner" src="data:image/png;base64,${'A'.repeat(imageBytes)}">` : '';
+  const head = `<html><body><h1>Spring offer</h1>${image}<p>`;
+  const tail = '</p></body></html>';
+  return `${head}${'x'.repeat(Math.max(0, bytes - head.length - tail.length))}${tail}`;
+}
+
+describe('marketing endpoints', () => {
+  let smtp: TestSmtpServer;
+  let t: TestApp;
+  let admin: Agent;
+  const campaignCount = async () => (await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM marketing_campaigns')).rows[0]!.n;
+  const finished = () =>
+    waitFor(async () => {
+      const status: CampaignStatus = (await admin.get('/api/admin/email-campaign-status').expect(200)).body;
+      return status.state === 'completed' ? status : undefined;
+    }, 120_000);
+
+  beforeAll(async () => {
+    smtp = await startTestSmtp();
+    t = await createTestApp({
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Potomac PC Repair <news@potomacpc.example>',
+      APP_BASE_URL: BASE,
+      MARKETING_BATCH_PAUSE_MS: '0',
+      STAFF_ALERT_EMAILS: STAFF,
+    });
+    admin = (await firstAdmin(t.app)).agent;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+
+  it('requires an admin session on every admin endpoint', async () => {
+    const customer = browser(t.app);
+    const calls: [string, string, object?][] = [
+      ['post', '/api/admin/marketing-email', { subject: 'S', content: 'C', emails: ['a@example.com'] }],
+      ['get', '/api/admin/email-campaign-status'],
+      ['post', '/api/admin/test-marketing-email', { subject: 'S', content: 'C', testEmail: 'a@example.com' }],
+      ['post', '/api/admin/test-smtp', { testEmail: 'a@example.com' }],
+      ['get', '/api/admin/email-subscriptions'],
+      ['patch', '/api/admin/email-subscriptions/1', { subscribed: false }],
+      ['get', '/api/admin/contact-messages'],
+    ];
+    for (const [method, path, body] of calls) {
+      const call = (customer as unknown as Record<string, (path: string) => request.Test>)[method]!(path);
+      const response = await (body ? call.send(body) : call);
+      expect([path, response.status]).toEqual([path, 401]);
+      expect(response.body.message).toBe('Please log in to access the admin dashboard');
+    }
+    // Only an admin's request gets the large body parser: anyone else has the general limit.
+    const big = await customer
+      .post('/api/admin/marketing-email')
+      .send({ subject: 'S', content: 'x'.repeat(1024 * 1024), emails: ['a@example.com'] })
+      .expect(413);
+    expect(big.body).toEqual({ message: 'The request body is too large' });
+    expect(await campaignCount()).toBe(0);
+    expect(smtp.inbox).toHaveLength(0);
+  });
+
+  it('reports the campaign as idle before there is one', async () => {
+    const status = await admin.get('/api/admin/email-campaign-status').expect(200);
+    expect(status.body).toMatchObject({ campaignId: null, state: 'idle', total: 0, sent: 0, failed: 0, skipped: 0 });
+  });
+
+  it('refuses content over 2000 KB with a 413 and the spec message, storing nothing', async () => {
+    const justOver = email(MARKETING_MAX_CONTENT_BYTES + 1);
+    const refused = await admin
+      .post('/api/admin/marketing-email')
+      .send({ subject: 'Big', content: justOver, emails: ['a@example.com'] })
+      .expect(413);
+    expect(refused.body).toEqual({ message: marketingMessages.contentTooLarge });
+    // Far larger than even the body parser takes: the same answer.
+    const huge = await admin
+      .post('/api/admin/marketing-email')
+      .send({ subject: 'Huge', content: email(7 * 1024 * 1024), emails: ['a@example.com'] })
+      .expect(413);
+    expect(huge.body).toEqual({ message: marketingMessages.contentTooLarge });
+    const test = await admin
+      .post('/api/admin/test-marketing-email')
+      .send({ subject: 'Big', content: justOver, testEmail: 'a@example.com' })
+      .expect(413);
+    expect(test.body).toEqual({ message: marketingMessages.contentTooLarge });
+    expect(await campaignCount()).toBe(0);
+    expect(smtp.inbox).toHaveLength(0);
+  });
+
+  it.each([
+    [{ subject: '', content: 'C', emails: ['a@example.com'] }, 'subject', 'Subject is required'],
+    [{ subject: 'S', content: '', emails: ['a@example.com'] }, 'content', 'Email content is required'],
+    [{ subject: 'S', content: 'C', emails: [] }, 'emails', 'Email list is required'],
+    [{ subject: 'S', content: 'C' }, 'emails', 'Email list is required'],
+    [{ subject: 'S', content: 'C', emails: ['nobody', 'at all;x@'] }, 'emails', marketingMessages.noValidEmails],
+  ])('refuses %j with a 400 naming the field', async (body, path, message) => {
+    const response = await admin.post('/api/admin/marketing-email').send(body).expect(400);
+    expect(response.body.errors).toEqual([{ path, message }]);
+    expect(await campaignCount()).toBe(0);
+  });
+
+  it('removes embedded images over 500 KB and says so; over 200 KB it sends batches of 20', async () => {
+    const withImages = await admin
+      .post('/api/admin/marketing-email')
+      .send({ subject: 'Images', content: email(600 * 1024, 550 * 1024), emails: ['img1@example.com', 'img2@example.com'] })
+      .expect(202);
+    expect(withImages.body).toMatchObject({ imagesRemoved: true, batchSize: 50, total: 2 });
+    expect(withImages.body.message).toContain(marketingMessages.largeImagesRemoved);
+    expect(withImages.body.contentBytes).toBeLessThan(60 * 1024);
+    await finished();
+    const received = smtp.inbox.find((m) => m.envelopeTo.includes('img1@example.com'))!;
+    expect(received.parsed.html).not.toContain('data:image');
+    expect(received.parsed.html).toContain('Spring offer');
+
+    const large = await admin
+      .post('/api/admin/marketing-email')
+      .send({ subject: 'Large', content: email(300 * 1024), emails: Array.from({ length: 45 }, (_, i) => `large${i}@example.com`) })
+      .expect(202);
+    expect(large.body).toMatchObject({ imagesRemoved: false, batchSize: 20, total: 45 });
+    const done = await finished();
+    expect(done).toMatchObject({ campaignId: large.body.campaignId, sent: 45, batchesSent: 3, batchSize: 20 });
+    const { rows } = await t.db.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM marketing_recipients WHERE campaign_id = $1 GROUP BY batch ORDER BY batch',
+      [large.body.campaignId],
+    );
+    expect(rows.map((row) => row.n)).toEqual([20, 20, 5]);
+  });
+
+  it('reports invalid addresses, sends to the valid ones once, skips the unsubscribed, and allows one campaign at a time', async () => {
+    await t.app.get(UnsubscribeService).unsubscribeEmail('gone@example.com');
+    const response = await admin
+      .post('/api/admin/marketing-email')
+      .send({
+        subject: 'Mixed',
+        content: '<p>Hello</p>',
+        emails: ['ok1@example.com; not-an-email', 'OK1@example.com ok2@example.com', 'gone@example.com', '@bad'],
+      })
+      .expect(202);
+    expect(response.body).toMatchObject({ total: 3, duplicates: 1, invalidEmails: ['not-an-email', '@bad'] });
+    // While it may still run, a second one is refused (or accepted once it has finished).
+    const second = await admin
+      .post('/api/admin/marketing-email')
+      .send({ subject: 'Again', content: '<p>x</p>', emails: ['z@example.com'] });
+    expect([202, 409]).toContain(second.status);
+    if (second.status === 409) expect(second.body).toEqual({ message: marketingMessages.campaignRunning });
+    const status = await waitFor(async () => {
+      const now: CampaignStatus = (await admin.get('/api/admin/email-campaign-status').expect(200)).body;
+      return now.campaignId === response.body.campaignId && now.state === 'completed' ? now : undefined;
+    }, 120_000);
+    expect(status).toMatchObject({ total: 3, sent: 2, skipped: 1, failed: 0, invalidEmails: ['not-an-email', '@bad'] });
+    const to = smtp.inbox.filter((m) => m.parsed.subject === 'Mixed').flatMap((m) => m.envelopeTo);
+    expect(to.sort()).toEqual(['ok1@example.com', 'ok2@example.com']);
+    if (second.status === 202) await finished();
+  });
+
+  it('an unsubscribed address still gets transactional mail', async () => {
+    await t.app.get(UnsubscribeService).unsubscribeEmail(STAFF);
+    await browser(t.app)
+      .post('/api/contact')
+      .send({
+        name: 'Jane Doe',
+        email: 'jane@example.com',
+        phone: '(703) 555-0100',
+        subject: 'Broken screen',
+        message: 'The screen flickers all day.',
+      })
+      .expect(201);
+    const mail = await waitFor(() =>
+      smtp.inbox.find((m) => m.envelopeTo.includes(STAFF) && m.parsed.subject === 'Contact form: Broken screen'),
+    );
+    expect(mail.parsed.headers.has('list-unsubscribe')).toBe(false);
+  });
+
+  it('sends a test marketing email with the footer link and the one-click headers', async () => {
+    const response = await admin
+      .post('/api/admin/test-marketing-email')
+      .send({ subject: 'Test offer', content: '<html><body><p>Test content</p></body></html>', testEmail: 'tester@example.com' })
+      .expect(200);
+    expect(response.body).toEqual({ message: marketingMessages.testEmailSent, imagesRemoved: false });
+    const mail = await waitFor(() => smtp.inbox.find((m) => m.envelopeTo.includes('tester@example.com')));
+    expect(mail.parsed.subject).toBe('Test offer');
+    // The raw header, unfolded (a long one is folded onto a second line).
+    const header = (key: string) =>
+      mail.parsed.headerLines
+        .find((h) => h.key === key)
+        ?.line.replace(/^[^:]+:\s*/, '')
+        .replace(/\r?\n[ \t]*/g, '');
+    expect(header('list-unsubscribe')).toMatch(new RegExp(`^<${BASE}/api/unsubscribe/one-click/[A-Za-z0-9_-]+>$`));
+    expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    expect(mail.parsed.html).toMatch(
+      /<p>Test content<\/p><p[^>]*>.*<a href="https:\/\/www\.potomacpc\.example\/unsubscribe\?token=[A-Za-z0-9_-]+">Unsubscribe<\/a>.*<\/p><\/body>/s,
+    );
+    expect(mail.parsed.text).toMatch(/^Test content\n\n--\n.*Unsubscribe: https:\/\/www\.potomacpc\.example\/unsubscribe\?token=/s);
+    const bad = await admin.post('/api/admin/test-marketing-email').send({ subject: 'x', content: 'y', testEmail: 'nope' }).expect(400);
+    expect(bad.body.errors).toEqual([{ path: 'testEmail', message: 'Please enter a valid email address' }]);
+  });
+
+  it('tests the SMTP connection with one message, and gives the server error on failure', async () => {
+    const ok = await admin.post('/api/admin/test-smtp').send({ testEmail: 'smtp-check@example.com' }).expect(200);
+    expect(ok.body).toEqual({ message: marketingMessages.smtpOk });
+    await waitFor(() => smtp.inbox.find((m) => m.envelopeTo.includes('smtp-check@example.com')));
+    smtp.refuseWith = 'Relay access denied for this test';
+    try {
+      const failed = await admin.post('/api/admin/test-smtp').send({ testEmail: 'smtp-check2@example.com' }).expect(502);
+      expect(failed.body.message).toMatch(/^SMTP Test Failed: .*Relay access denied for this test/);
+    } finally {
+      smtp.refuseWith = null;
+    }
+  });
+
+  it('lists subscriptions with the subscribed filter and toggles one', async () => {
+    const all = await admin.get('/api/admin/email-subscriptions').expect(200);
+    expect(all.body.total).toBeGreaterThan(0);
+    expect(all.body.subscriptions[0]).toEqual({
+      id: expect.any(Number),
+      email: expect.any(String),
+      subscribed: expect.any(Boolean),
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    const off = await admin.get('/api/admin/email-subscriptions?subscribed=false').expect(200);
+    expect(off.body.subscriptions.map((s: { email: string }) => s.email)).toEqual(expect.arrayContaining(['gone@example.com', STAFF]));
+    expect(off.body.subscriptions.every((s: { subscribed: boolean }) => !s.subscribed)).toBe(true);
+    const on = await admin.get('/api/admin/email-subscriptions?subscribed=true').expect(200);
+    expect(on.body.total + off.body.total).toBe(all.body.total);
+
+    const gone = off.body.subscriptions.find((s: { email: string }) => s.email === 'gone@example.com');
+    const toggled = await admin.patch(`/api/admin/email-subscriptions/${gone.id}`).send({ subscribed: true }).expect(200);
+    expect(toggled.body).toMatchObject({ id: gone.id, email: 'gone@example.com', subscribed: true });
+    await admin.patch('/api/admin/email-subscriptions/999999').send({ subscribed: true }).expect(404);
+    await admin.patch('/api/admin/email-subscriptions/abc').send({ subscribed: true }).expect(404);
+    const bad = await admin.patch(`/api/admin/email-subscriptions/${gone.id}`).send({ subscribed: 'yes' }).expect(400);
+    expect(bad.body.errors).toEqual([{ path: 'subscribed', message: 'subscribed must be true or false' }]);
+    await admin.get('/api/admin/email-subscriptions?subscribed=maybe').expect(400);
+    // Without the CSRF header the toggle is refused.
+    await request(t.app.getHttpServer()).patch(`/api/admin/email-subscriptions/${gone.id}`).send({ subscribed: false }).expect(403);
+  });
+});

@@ -1,0 +1,86 @@
+import {
+  adminMessages,
+  campaignStatusSchema,
+  marketingMessages,
+  marketingSendResponseSchema,
+  marketingSendSchema,
+  testMarketingEmailResponseSchema,
+  testMarketingEmailSchema,
+  testSmtpSchema,
+} from '@ppr/contracts';
+import { badRequest, badRequestOr, defineOpenApiFragment, error } from '../openapi/openapi-fragment';
+
+const NOT_LOGGED_IN = error(adminMessages.notLoggedIn);
+const TOO_LARGE = error(`Content over 2000 KB: "${marketingMessages.contentTooLarge}"`);
+
+/** The Marketing tab (MarketingController). */
+export const marketingOpenApi = defineOpenApiFragment({
+  name: 'marketing',
+  requests: { MarketingSend: marketingSendSchema, TestMarketingEmail: testMarketingEmailSchema, TestSmtp: testSmtpSchema },
+  responses: {
+    MarketingSendResponse: marketingSendResponseSchema,
+    CampaignStatus: campaignStatusSchema,
+    TestMarketingEmailResponse: testMarketingEmailResponseSchema,
+  },
+  operations: [
+    {
+      method: 'post',
+      path: '/api/admin/marketing-email',
+      tag: 'Admin',
+      summary: 'Start a marketing campaign (sent in the background, in batches)',
+      description:
+        'The list entries are split on whitespace, commas and semicolons and deduplicated; entries that are not addresses are ' +
+        'reported in invalidEmails. Over 500 KB embedded base64 images are removed (imagesRemoved, "Large images removed"); over ' +
+        '200 KB batches are of 20, else 50, MARKETING_BATCH_PAUSE_MS apart. Unsubscribed addresses are skipped when their batch ' +
+        'is sent. Answers 202 at once: the counts are in GET /api/admin/email-campaign-status (a departure from the legacy ' +
+        'synchronous success/failed counts).',
+      session: true,
+      body: 'MarketingSend',
+      responses: {
+        202: { description: marketingMessages.campaignStarted, schema: 'MarketingSendResponse' },
+        400: badRequestOr(marketingMessages.noValidEmails),
+        401: NOT_LOGGED_IN,
+        409: error(marketingMessages.campaignRunning),
+        413: TOO_LARGE,
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/admin/email-campaign-status',
+      tag: 'Admin',
+      summary: "The newest campaign's progress (total, sent, failed, skipped, state)",
+      session: true,
+      responses: { 200: { description: "'idle' with zeros before the first campaign", schema: 'CampaignStatus' }, 401: NOT_LOGGED_IN },
+    },
+    {
+      method: 'post',
+      path: '/api/admin/test-marketing-email',
+      tag: 'Admin',
+      summary: 'Send the content to one address now, with the footer link and unsubscribe headers',
+      session: true,
+      body: 'TestMarketingEmail',
+      responses: {
+        200: { description: marketingMessages.testEmailSent, schema: 'TestMarketingEmailResponse' },
+        400: badRequest,
+        401: NOT_LOGGED_IN,
+        413: TOO_LARGE,
+        502: error(`The mail server refused: "${marketingMessages.smtpTestFailed}: {server error}"`),
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/admin/test-smtp',
+      tag: 'Admin',
+      summary: 'Verify the SMTP connection and send one message',
+      session: true,
+      body: 'TestSmtp',
+      responses: {
+        200: { description: marketingMessages.smtpOk, schema: 'Message' },
+        400: badRequest,
+        401: NOT_LOGGED_IN,
+        502: error(`"${marketingMessages.smtpTestFailed}: {the server's error}"`),
+        503: error(`"${marketingMessages.smtpTestFailed}: ${marketingMessages.smtpNotConfigured}"`),
+      },
+    },
+  ],
+});

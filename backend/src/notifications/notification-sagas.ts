@@ -1,0 +1,135 @@
+import { Logger } from '@nestjs/common';
+import { type NotificationJobs } from './notification-jobs';
+import type { NotificationSender, RetryPolicy } from './notification-sender';
+import type { SagaLock } from './sagas/saga-lock';
+import type { TicketEmailsSaga } from './sagas/ticket-emails.saga';
+
+/** How often an instance without the lock asks for it again (the holder may have stopped). */
+const LOCK_RETRY_MS = 1000;
+/** Longest the worker sleeps with nothing due (a retry time, or a job another path left pending). */
+const IDLE_POLL_MS = 1000;
+/** Emails in flight at once. */
+const CONCURRENCY = 32;
+/** How long stopping waits for sends in flight before it lets them go. */
+const STOP_GRACE_MS = 3000;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
+/**
+ * Runs the ticket-email saga and the outbox worker that sends its jobs, in one process at a time (the lock);
+ * the others wait for the lock and take over when its holder stops.
+ */
+export class NotificationSagas {
+  private readonly logger = new Logger('Notifications');
+  private readonly stopping = new AbortController();
+  private running: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly saga: (onJobs: () => void) => TicketEmailsSaga,
+    private readonly jobs: NotificationJobs,
+    private readonly sender: NotificationSender,
+    private readonly lock: SagaLock,
+    private readonly policy: RetryPolicy,
+  ) {}
+
+  /** Sets the saga's first checkpoint if it has none (see TicketEmailsSaga.prepare). */
+  async prepare(): Promise<void> {
+    await this.saga(() => undefined).prepare();
+  }
+
+  start(): void {
+    this.running ??= this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.running;
+    const pending = [...this.inFlight.values()];
+    if (pending.length > 0) {
+      const grace = new AbortController();
+      await Promise.race([Promise.allSettled(pending), sleep(STOP_GRACE_MS, grace.signal)]);
+      grace.abort();
+    }
+    await this.lock.close();
+  }
+
+  private async run(): Promise<void> {
+    const stop = this.stopping.signal;
+    while (!stop.aborted) {
+      let held: AbortSignal | null = null;
+      try {
+        held = await this.lock.tryAcquire();
+      } catch (error) {
+        this.logger.warn(`Could not ask for the notifications lock: ${String(error)}`);
+      }
+      if (!held) {
+        await sleep(LOCK_RETRY_MS, stop);
+        continue;
+      }
+      const signal = AbortSignal.any([stop, held]);
+      const saga = this.saga(() => this.wake?.());
+      await Promise.all([this.keep('saga', signal, (s) => saga.follow(s)), this.keep('worker', signal, (s) => this.work(s))]);
+      if (held.aborted && !stop.aborted) this.logger.warn('Lost the notifications lock: another instance sends emails now');
+    }
+  }
+
+  /** Runs a loop until the signal aborts, restarting it after a failure (the database gone for a moment). */
+  private async keep(name: string, signal: AbortSignal, loop: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    while (!signal.aborted) {
+      try {
+        await loop(signal);
+      } catch (error) {
+        if (signal.aborted) return;
+        this.logger.error(`The notifications ${name} stopped (${error instanceof Error ? error.message : String(error)}); restarting`);
+      }
+      await sleep(IDLE_POLL_MS, signal);
+    }
+  }
+
+  /** The outbox worker: sends due jobs, up to CONCURRENCY at once, woken at once by new jobs. */
+  private async work(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      let woken = false;
+      const wakeup = new Promise<void>((resolve) => {
+        this.wake = () => {
+          woken = true;
+          resolve();
+        };
+      });
+      const room = CONCURRENCY - this.inFlight.size;
+      if (room > 0) {
+        const due = await this.jobs.due(room, [...this.inFlight.keys()]);
+        for (const job of due) {
+          const sending = this.sender
+            .attempt(job, this.policy)
+            .catch((error: unknown) => this.logger.error(`Email ${job.key}: ${error instanceof Error ? error.message : String(error)}`))
+            .finally(() => {
+              this.inFlight.delete(job.key);
+              this.wake?.();
+            });
+          this.inFlight.set(job.key, sending);
+        }
+        if (due.length > 0 && due.length === room) continue;
+      }
+      if (woken) continue;
+      const next =
+        this.inFlight.size >= CONCURRENCY ? IDLE_POLL_MS : ((await this.jobs.msUntilNextDue([...this.inFlight.keys()])) ?? IDLE_POLL_MS);
+      const timeout = new AbortController();
+      await Promise.race([wakeup, sleep(Math.min(Math.max(next, 5), IDLE_POLL_MS), AbortSignal.any([signal, timeout.signal]))]);
+      timeout.abort();
+    }
+  }
+}

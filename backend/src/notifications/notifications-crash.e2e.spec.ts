@@ -1,0 +1,146 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROJECTIONS, replay } from '@ppr/projections';
+import { created, seed, seedTickets } from '../../test/admin-helpers';
+import type { TestApp } from '../../test/test-app';
+import { testSchema } from '../../test/test-schema';
+import { createApp } from '../app';
+import { loadConfig } from '../config/config';
+import type { Database } from '../database/database';
+import { DATABASE } from '../database/database.tokens';
+import type { EventStore } from '../event-store/event-store.port';
+import { EVENT_STORE } from '../event-store/event-store.tokens';
+import { eventually, type LocalSmtp, startLocalSmtp } from './local-smtp.test';
+
+/** One database (a schema, or an embedded data folder) that several app runs share, as restarts do. */
+async function sharedDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (process.env.DATABASE_URL) {
+    const schema = testSchema('notif');
+    return { env: { ...schema.env }, drop: () => schema.drop() };
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'ppr-notif-'));
+  return { env: { DATA_DIR: dir }, drop: () => rm(dir, { recursive: true, force: true }) };
+}
+
+async function openApp(dbEnv: Record<string, string>, smtp: LocalSmtp): Promise<TestApp> {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    EVENT_STORE_POLL_MS: '100',
+    MAIL_FROM: 'Potomac PC Repair <support@potomacpc.example>',
+    SMTP_URL: smtp.url,
+    ...dbEnv,
+  });
+  const app = await createApp(config, { serveSpa: false, logger: false });
+  return {
+    app,
+    config,
+    db: app.get<Database>(DATABASE),
+    store: app.get<EventStore>(EVENT_STORE),
+    close: () => app.close(),
+  };
+}
+
+let counter = 0;
+function customerEmail(): string {
+  counter += 1;
+  return `crash.${Date.now().toString(36)}${counter}@example.com`;
+}
+
+async function jobStatus(t: TestApp, email: string): Promise<string | undefined> {
+  const { rows } = await t.db.pool.query<{ status: string }>('SELECT status FROM notification_jobs WHERE to_address = $1', [email]);
+  return rows.length === 1 ? rows[0]!.status : undefined;
+}
+
+describe('ticket emails across crashes and restarts', () => {
+  let database: Awaited<ReturnType<typeof sharedDatabase>>;
+  const servers: LocalSmtp[] = [];
+  const apps: TestApp[] = [];
+
+  beforeAll(async () => {
+    database = await sharedDatabase();
+  });
+  afterAll(async () => {
+    for (const app of apps) await app.close().catch(() => undefined);
+    for (const server of servers) await server.close();
+    await database?.drop();
+  });
+
+  async function smtpServer(): Promise<LocalSmtp> {
+    const server = await startLocalSmtp();
+    servers.push(server);
+    return server;
+  }
+
+  it('an app stopped between the event and the send sends the email exactly once after its restart; a replay sends none', async () => {
+    const stuck = await smtpServer();
+    stuck.mode = 'hold';
+    const first = await openApp(database.env, stuck);
+    const email = customerEmail();
+    await seedTickets(first, [[seed('TicketCreated', created({ email }), new Date())]]);
+    // The saga turned the event into a job and the send is in progress, never accepted: stop the app there.
+    await eventually(() => (stuck.held > 0 ? true : undefined));
+    await first.close();
+    await stuck.close();
+
+    const smtp = await smtpServer();
+    const second = await openApp(database.env, smtp);
+    apps.push(second);
+    const mail = await eventually(() => smtp.inbox.find((m) => m.to.includes(email)));
+    expect(mail.parsed.subject).toMatch(/^We received your support request PPR-\d{4}-\d+$/);
+    expect(await eventually(() => jobStatus(second, email))).toBe('sent');
+    expect(await eventually(async () => ((await jobStatus(second, email)) === 'sent' ? true : undefined))).toBe(true);
+    expect(smtp.inbox.filter((m) => m.to.includes(email))).toHaveLength(1);
+
+    // Replaying every projection rebuilds the read side only: no email is sent again. A ticket created after the
+    // replay is the barrier: the saga follows the store in order, so once its email arrives nothing else is coming.
+    await replay({ pool: second.db.pool, source: second.store, projections: PROJECTIONS });
+    const barrier = customerEmail();
+    await seedTickets(second, [[seed('TicketCreated', created({ email: barrier }), new Date())]]);
+    await eventually(() => smtp.inbox.find((m) => m.to.includes(barrier)));
+    expect(smtp.inbox.map((m) => m.to[0]).sort()).toEqual([email, barrier].sort());
+    const { rows } = await second.db.pool.query(`SELECT 1 FROM email_notifications WHERE email_to = $1 AND success`, [email]);
+    expect(rows).toHaveLength(1);
+  });
+});
+
+// Two processes on one database need a PostgreSQL server: the embedded database belongs to one process.
+const onPostgres = process.env.DATABASE_URL ? describe : describe.skip;
+
+onPostgres('two app instances on one PostgreSQL', () => {
+  let database: Awaited<ReturnType<typeof sharedDatabase>>;
+  let smtp: LocalSmtp;
+  let a: TestApp;
+  let b: TestApp;
+
+  beforeAll(async () => {
+    database = await sharedDatabase();
+    smtp = await startLocalSmtp();
+    a = await openApp(database.env, smtp);
+    b = await openApp(database.env, smtp);
+  });
+  afterAll(async () => {
+    await a?.close().catch(() => undefined);
+    await b?.close();
+    await smtp?.close();
+    await database?.drop();
+  });
+
+  it('send each email once, and the second takes over when the first stops', async () => {
+    const before = Array.from({ length: 6 }, customerEmail);
+    for (const [i, email] of before.entries()) {
+      await seedTickets(i % 2 === 0 ? a : b, [[seed('TicketCreated', created({ email }), new Date())]]);
+    }
+    for (const email of before) await eventually(() => smtp.inbox.find((m) => m.to.includes(email)));
+
+    await a.close();
+    const after = Array.from({ length: 3 }, customerEmail);
+    for (const email of after) await seedTickets(b, [[seed('TicketCreated', created({ email }), new Date())]]);
+    for (const email of after) await eventually(() => smtp.inbox.find((m) => m.to.includes(email)));
+
+    for (const email of [...before, ...after]) expect(smtp.inbox.filter((m) => m.to.includes(email))).toHaveLength(1);
+    const { rows } = await b.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM notification_jobs WHERE status = 'sent'`);
+    expect(rows[0]!.n).toBe(9);
+  });
+});
