@@ -103,6 +103,7 @@ export const CLIENT_ROUTES: readonly ExpectedClientRoute[] = [
   client('/customer/login', 'My Account'),
   client('/customer/register', 'Create Account'),
   client('/customer/forgot-password', 'Reset Password'),
+  client('/customer/reset-password', 'Choose a New Password'),
   client('/customer/dashboard', 'My Account'),
   client('/ticket/:id', 'Ticket'),
   client('/admin', 'Admin'),

@@ -220,13 +220,16 @@ test.describe('in the browser', () => {
   test('client-only routes render in the browser from the shell', async ({ page }) => {
     const errors = watchErrors(page);
     await page.goto('/support-request');
-    await expect(page.getByText('Online support requests open shortly.')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Request IT Support');
     await expect(page).toHaveTitle(/Request IT Support/);
+    // The protected screens send a logged-out visitor to the login page (heading and title: My Account).
     await page.goto('/ticket/123');
+    await page.waitForURL('**/customer/login?returnTo=%2Fticket%2F123');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('My Account');
     for (const route of CLIENT_ROUTES) {
       await page.goto(route.example);
-      await expect(page, route.example).toHaveTitle(route.title);
+      const loggedOutTitle = route.pattern === '/ticket/:id' ? route.title.replace(/^Ticket/, 'My Account') : route.title;
+      await expect(page, route.example).toHaveTitle(loggedOutTitle);
       await expect(page.locator('meta[name="robots"]'), route.example).toHaveAttribute('content', 'noindex');
     }
     expect(errors).toEqual([]);

@@ -4,6 +4,7 @@ import { AppErrorBoundary } from '../components/errors/app-error-boundary';
 import { SiteFooter } from '../components/layout/site-footer';
 import { SiteHeader } from '../components/layout/site-header';
 import { Toaster } from '../components/layout/toaster';
+import { usePageViews } from '../features/page-views/use-page-views';
 import { RouteHead } from './route-head';
 
 function PageLoading() {
@@ -32,6 +33,7 @@ export function RootLayout() {
   const mainRef = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
   useFocusMainOnNavigate(mainRef);
+  usePageViews();
   return (
     <div className="flex min-h-screen flex-col">
       <a

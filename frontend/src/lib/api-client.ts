@@ -19,6 +19,8 @@ export interface ApiRequestOptions {
   readonly method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   readonly body?: unknown;
   readonly signal?: AbortSignal;
+  /** Extra request headers, e.g. the support request's `Idempotency-Key`. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 function serverMessageOf(text: string): string | undefined {
@@ -40,6 +42,7 @@ export async function apiRequest<T>(path: string, schema: z.ZodType<T>, options:
       // The server refuses a mutation without it (CSRF defence); sent on every call.
       'X-Requested-With': 'XMLHttpRequest',
       ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...options.headers,
     },
   };
   if (options.body !== undefined) init.body = JSON.stringify(options.body);

@@ -1,0 +1,68 @@
+import { BUSINESS_PROFILE } from '@ppr/contracts';
+import { screen } from '@testing-library/react';
+import { Route, Routes } from 'react-router-dom';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithApp } from '../../../test/render';
+import { ConfirmationScreen, NEXT_STEPS } from './confirmation-screen';
+
+function answer(status: number, body: unknown) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(() => Promise.resolve(new Response(JSON.stringify(body), { status }))),
+  );
+}
+
+function renderConfirmation() {
+  renderWithApp(
+    <Routes>
+      <Route path="/confirmation/:id" element={<ConfirmationScreen ticketId={12} />} />
+      <Route path="/support-request" element={<p>THE FORM</p>} />
+    </Routes>,
+    { route: '/confirmation/12' },
+  );
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('ConfirmationScreen', () => {
+  it('shows the reference, status Active, the category, the four next steps and the phone for a paid ticket', async () => {
+    answer(200, {
+      id: 12,
+      paymentStatus: 'completed',
+      serviceCategory: 'networking',
+      issueDescription: 'The office Wi-Fi drops every hour.',
+    });
+    renderConfirmation();
+    expect(await screen.findByRole('heading', { name: 'Support Request Confirmed' })).toBeInTheDocument();
+    expect(screen.getByTestId('ticket-reference')).toHaveTextContent(`PPR-${new Date().getUTCFullYear()}-12`);
+    expect(screen.getByText('Active')).toBeInTheDocument();
+    expect(screen.getByText('Step 3 of 3')).toBeInTheDocument();
+    expect(screen.getByText('Networking & Infrastructure')).toBeInTheDocument();
+    expect(screen.getByText('The office Wi-Fi drops every hour.')).toBeInTheDocument();
+    expect(screen.getByText('Within 1 hour')).toBeInTheDocument();
+    expect(screen.getAllByRole('listitem').map((item) => item.textContent)).toEqual([...NEXT_STEPS]);
+    expect(screen.getByRole('link', { name: BUSINESS_PROFILE.phone })).toHaveAttribute('href', `tel:${BUSINESS_PROFILE.phoneE164}`);
+    expect(screen.getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/');
+  });
+
+  it('sends an unpaid ticket back to the form', async () => {
+    answer(200, {
+      id: 12,
+      paymentStatus: 'pending',
+      serviceCategory: 'networking',
+      issueDescription: 'The office Wi-Fi drops every hour.',
+    });
+    renderConfirmation();
+    expect(await screen.findByText('THE FORM')).toBeInTheDocument();
+  });
+
+  it('shows Error Loading Confirmation when the ticket cannot be loaded', async () => {
+    answer(404, { message: 'Ticket not found' });
+    renderConfirmation();
+    expect(await screen.findByRole('heading', { name: 'Error Loading Confirmation' })).toBeInTheDocument();
+    expect(screen.getByText('There was an error loading your ticket information. Please contact support.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Return to Home' })).toHaveAttribute('href', '/');
+  });
+});

@@ -1,0 +1,152 @@
+import type { CurrentCustomer, TicketDetail } from '@ppr/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes, useLocation } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { renderWithApp } from '../../../test/render';
+import { ticket } from '../testing/ticket-fixture';
+import { CustomerDashboard } from './customer-dashboard';
+
+type Handler = (url: string, init: RequestInit | undefined) => Response;
+let fetchMock: Mock<(input: string, init?: RequestInit) => Promise<Response>>;
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+function mockFetch(handler: Handler) {
+  fetchMock = vi.fn((input: string, init?: RequestInit) => Promise.resolve(handler(input, init)));
+  vi.stubGlobal('fetch', fetchMock);
+}
+
+function calls(method: string, path: string): unknown[] {
+  return fetchMock.mock.calls
+    .filter(([url, init]) => url === path && (init?.method ?? 'GET') === method)
+    .map(([, init]) => (typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined));
+}
+
+function Search() {
+  return <p data-testid="search">{useLocation().search}</p>;
+}
+
+const verified: CurrentCustomer = { id: 7, username: 'pat', email: 'pat@example.com', emailVerified: true };
+
+function renderDashboard(customer: CurrentCustomer = verified, route = '/customer/dashboard') {
+  return renderWithApp(
+    <Routes>
+      <Route
+        path="/customer/dashboard"
+        element={
+          <>
+            <CustomerDashboard customer={customer} actions={<button type="button">Log Out</button>} />
+            <Search />
+          </>
+        }
+      />
+    </Routes>,
+    { route },
+  );
+}
+
+const TICKETS: TicketDetail[] = [
+  ticket({ id: 1, reference: 'PPR-2026-1', status: 'active', serviceCategory: 'networking', createdAt: '2026-11-01T10:00:00Z' }),
+  ticket({
+    id: 2,
+    reference: 'PPR-2026-2',
+    status: 'pending_payment',
+    paymentStatus: 'pending',
+    serviceCategory: 'windows',
+    issueDescription: 'Laptop will not boot after update',
+    createdAt: '2026-11-02T10:00:00Z',
+  }),
+  ticket({ id: 3, reference: 'PPR-2026-3', status: 'resolved', serviceCategory: 'storage', createdAt: '2026-10-01T10:00:00Z' }),
+];
+
+beforeEach(() => {
+  mockFetch(() => json(500, { message: 'unexpected call' }));
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('CustomerDashboard', () => {
+  it('welcomes the customer, counts the tickets and splits them into Active and Resolved', async () => {
+    mockFetch((url) => (url === '/api/customer/tickets' ? json(200, TICKETS) : json(404, { message: 'no' })));
+    renderDashboard();
+    expect(screen.getByRole('heading', { name: 'Welcome, pat!' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'New Support Request' })).toHaveAttribute('href', '/support-request');
+    expect(screen.getByRole('button', { name: 'Log Out' })).toBeInTheDocument();
+
+    const activeTab = await screen.findByRole('tab', { name: 'Active Tickets (2)' });
+    expect(screen.getByText('Total Tickets').nextElementSibling).toHaveTextContent('3');
+    expect(screen.getByText('Active Tickets', { selector: 'dt' }).nextElementSibling).toHaveTextContent('2');
+    expect(screen.getByText('Resolved Tickets', { selector: 'dt' }).nextElementSibling).toHaveTextContent('1');
+
+    const activePanel = screen.getByRole('tabpanel');
+    const links = within(activePanel).getAllByRole('link');
+    // Newest first, each card linking to its detail.
+    expect(links.map((link) => link.textContent)).toEqual(['PPR-2026-2', 'PPR-2026-1']);
+    expect(links[0]).toHaveAttribute('href', '/ticket/2');
+    expect(within(activePanel).getByText('Payment Needed')).toBeInTheDocument();
+    expect(within(activePanel).getByText('Paid')).toBeInTheDocument();
+    expect(activeTab).toHaveAttribute('aria-selected', 'true');
+
+    await userEvent.click(screen.getByRole('tab', { name: 'Resolved Tickets (1)' }));
+    expect(within(screen.getByRole('tabpanel')).getByRole('link', { name: 'PPR-2026-3' })).toHaveAttribute('href', '/ticket/3');
+    // Customers with tickets are not linked again.
+    expect(calls('POST', '/api/customer/link-tickets')).toEqual([]);
+  });
+
+  it('filters the lists with the search box', async () => {
+    mockFetch(() => json(200, TICKETS));
+    renderDashboard();
+    await screen.findByRole('tab', { name: 'Active Tickets (2)' });
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search tickets' }), 'boot');
+    expect(screen.getByRole('tab', { name: 'Active Tickets (1)' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Resolved Tickets (0)' })).toBeInTheDocument();
+    expect(within(screen.getByRole('tabpanel')).getByRole('link', { name: 'PPR-2026-2' })).toBeInTheDocument();
+    // The counts stay those of all tickets.
+    expect(screen.getByText('Total Tickets').nextElementSibling).toHaveTextContent('3');
+  });
+
+  it('links the guest tickets by itself when a verified customer has none', async () => {
+    let linked = false;
+    mockFetch((url, init) => {
+      if (url === '/api/customer/tickets') return json(200, linked ? [TICKETS[0]] : []);
+      if (url === '/api/customer/link-tickets' && init?.method === 'POST') {
+        linked = true;
+        return json(200, { linked: 1, tickets: [TICKETS[0]] });
+      }
+      return json(404, { message: 'no' });
+    });
+    renderDashboard();
+    expect(await screen.findByRole('tab', { name: 'Active Tickets (1)' })).toBeInTheDocument();
+    expect(calls('POST', '/api/customer/link-tickets')).toEqual([undefined]);
+    expect(screen.getByText('Total Tickets').nextElementSibling).toHaveTextContent('1');
+  });
+
+  it('does not try to link before the address is verified', async () => {
+    mockFetch(() => json(200, []));
+    renderDashboard({ ...verified, emailVerified: false });
+    expect(await screen.findByText('You have no active tickets.')).toBeInTheDocument();
+    expect(calls('POST', '/api/customer/link-tickets')).toEqual([]);
+  });
+
+  it('records a payment the gateway redirected back with, once, and drops the parameters', async () => {
+    mockFetch((url) => {
+      if (url === '/api/update-ticket-payment') return json(200, { id: 2 });
+      if (url === '/api/customer/tickets') return json(200, TICKETS);
+      return json(404, { message: 'no' });
+    });
+    renderDashboard(verified, '/customer/dashboard?payment_intent=pi_123&ticket_id=2&redirect_status=succeeded');
+    await waitFor(() => expect(screen.getByTestId('search')).toHaveTextContent(/^$/));
+    expect(calls('POST', '/api/update-ticket-payment')).toEqual([{ ticketId: 2, paymentIntentId: 'pi_123' }]);
+  });
+
+  it('says so when the tickets cannot be loaded', async () => {
+    mockFetch(() => json(500, { message: 'boom' }));
+    renderDashboard();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load your tickets. Please try again.');
+  });
+});

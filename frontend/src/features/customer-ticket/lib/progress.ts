@@ -1,0 +1,26 @@
+/** SPEC section 4: new 10%, pending_payment 25%, in-progress 50%, active 75%, resolved and canceled 100%, other 0%. */
+const PROGRESS: Readonly<Record<string, number>> = {
+  new: 10,
+  pending_payment: 25,
+  'in-progress': 50,
+  active: 75,
+  resolved: 100,
+  canceled: 100,
+};
+
+export function progressFor(status: string): number {
+  return Object.hasOwn(PROGRESS, status) ? (PROGRESS[status] ?? 0) : 0;
+}
+
+const LABELS: Readonly<Record<string, string>> = {
+  new: 'New',
+  pending_payment: 'Pending Payment',
+  'in-progress': 'In Progress',
+  active: 'Active',
+  resolved: 'Resolved',
+  canceled: 'Canceled',
+};
+
+export function statusLabel(status: string): string {
+  return Object.hasOwn(LABELS, status) ? (LABELS[status] ?? status) : status;
+}
