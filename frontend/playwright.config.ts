@@ -18,6 +18,9 @@ function freePort(): number {
 // Chosen once in the runner; the workers inherit it through the environment.
 process.env.E2E_PORT ??= String(freePort());
 const port = Number(process.env.E2E_PORT);
+// A PostgreSQL server outlives a run: each run works in a schema of its own, so one-time state (the first
+// admin account) starts fresh. The workers inherit it too, for specs that read the database.
+if (process.env.DATABASE_URL) process.env.DATABASE_SCHEMA ??= `e2e_${Date.now().toString(36)}`;
 
 export default defineConfig({
   testDir: './e2e',
@@ -45,7 +48,14 @@ export default defineConfig({
   webServer: {
     command: 'node e2e/serve.mjs',
     url: `http://127.0.0.1:${port}/robots.txt`,
-    env: { PORT: String(port) },
+    // The admin portal suite creates 60 tickets through the public form from one address.
+    env: {
+      PORT: String(port),
+      PUBLIC_FORM_LIMIT_PER_HOUR: '1000',
+      PUBLIC_FORM_GLOBAL_LIMIT_PER_HOUR: '10000',
+      // The request-flow suite's waived customer (e2e/request-flow.e2e.spec.ts): the fee-waiver rule in action.
+      FEE_WAIVER_EMAILS: 'waived.customer@potomacpc-e2e.example',
+    },
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'pipe',

@@ -1,0 +1,92 @@
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Spinner } from '../../../../components/ui/spinner';
+import { formatDateTime } from '../../../../lib/format-date';
+import { adminButton } from '../../components/styles';
+import { serverMessageOr } from '../../lib/errors';
+import { useCampaignStatus } from '../api/get-campaign-status';
+import { formatKilobytes } from '../lib/content-size';
+import { loadLastCampaign, saveLastCampaign, type LastCampaign } from '../lib/last-campaign';
+import { CampaignPanel } from './campaign-panel';
+import { MarketingCompose } from './marketing-compose';
+import { SubscriptionsPanel } from './subscriptions-panel';
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="rounded-xl border border-slate-200 bg-white p-5">
+      <h3 id={id} className="text-xl font-bold text-slate-900">
+        {title}
+      </h3>
+      <div className="mt-4">{children}</div>
+    </section>
+  );
+}
+
+type Draft = { subject: string; emailList: string; content: string };
+
+/** The Marketing tab: compose and send, the campaign's progress and results, the last email, the list. */
+export function MarketingTab() {
+  const status = useCampaignStatus();
+  const [last, setLast] = useState<LastCampaign | null>(() => (typeof window === 'undefined' ? null : loadLastCampaign()));
+  const [draft, setDraft] = useState<{ key: number; values?: Draft }>({ key: 0 });
+
+  // The last email takes its campaign's final counts once the server has finished it, on screen and saved.
+  const current = status.data;
+  const shown = useMemo(
+    () =>
+      last && current?.state === 'completed' && last.campaignId === current.campaignId
+        ? { ...last, success: current.sent, failed: current.failed }
+        : last,
+    [last, current],
+  );
+  useEffect(() => {
+    if (shown && last && (shown.success !== last.success || shown.failed !== last.failed)) saveLastCampaign(shown);
+  }, [shown, last]);
+
+  return (
+    <div className="space-y-6">
+      <h2 className="text-2xl font-bold text-slate-900">Marketing</h2>
+      <Section id="marketing-compose" title="Compose">
+        <MarketingCompose key={draft.key} initial={draft.values} onSent={setLast} />
+      </Section>
+      <Section id="marketing-campaign" title="Campaign Status">
+        {status.isPending ? (
+          <Spinner label="Loading campaign status..." showLabel />
+        ) : status.isError ? (
+          <p role="alert" className="text-red-700">
+            {serverMessageOr(status.error, 'Failed to load the campaign status. Please try again.')}
+          </p>
+        ) : (
+          <CampaignPanel status={status.data} />
+        )}
+      </Section>
+      {shown ? (
+        <Section id="marketing-last" title="Last Marketing Email">
+          <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
+            <dt className="font-semibold text-slate-900">Subject</dt>
+            <dd>{shown.subject}</dd>
+            <dt className="font-semibold text-slate-900">Sent</dt>
+            <dd>{formatDateTime(shown.sentAt)}</dd>
+            <dt className="font-semibold text-slate-900">Recipients</dt>
+            <dd>{shown.recipients}</dd>
+            <dt className="font-semibold text-slate-900">Sent / Failed</dt>
+            <dd>
+              {shown.success} / {shown.failed}
+            </dd>
+            <dt className="font-semibold text-slate-900">Size</dt>
+            <dd>{formatKilobytes(shown.contentSize)}</dd>
+          </dl>
+          <button
+            type="button"
+            className={`${adminButton.secondary} mt-3`}
+            onClick={() => setDraft((d) => ({ key: d.key + 1, values: { subject: shown.subject, emailList: '', content: shown.content } }))}
+          >
+            Reuse in Compose
+          </button>
+        </Section>
+      ) : null}
+      <Section id="marketing-subscriptions" title="Subscriptions">
+        <SubscriptionsPanel />
+      </Section>
+    </div>
+  );
+}
