@@ -4,12 +4,17 @@ import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import type { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
+import { ContactModule } from './contact/contact.module';
 import type { Database } from './database/database';
 import { DatabaseModule } from './database/database.module';
 import { EventStoreModule } from './event-store/event-store.module';
 import { HealthModule } from './health/health.module';
+import { IntegrationsModule } from './integrations/integrations.module';
 import { MailModule } from './mail/mail.module';
+import { NotificationsModule } from './notifications/notifications.module';
+import { MarketingModule } from './marketing/marketing.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { PageViewsModule } from './page-views/page-views.module';
 import { PaymentsModule } from './payments/payments.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { SpaModule } from './spa/spa.module';
@@ -33,7 +38,12 @@ export class AppModule {
         PaymentsModule,
         AccountsModule,
         AdminModule,
+        NotificationsModule,
         UnsubscribeModule,
+        ContactModule,
+        MarketingModule,
+        PageViewsModule,
+        IntegrationsModule,
         HealthModule,
         OpenApiModule,
         ...(options.serveSpa === false ? [] : [SpaModule]),

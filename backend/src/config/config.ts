@@ -201,6 +201,25 @@ export const configSchema = z
     SMTP_URL: optionalUrl(['smtp:', 'smtps:'], 'smtp://user:password@mail.example.com:587'),
     /** The sender of every email. */
     MAIL_FROM: z.string().trim().min(3).default('Potomac PC Repair <no-reply@localhost>'),
+    /** Staff addresses told at once of new paid tickets and contact messages (comma-separated; optional). */
+    STAFF_ALERT_EMAILS: commaList.refine(
+      (list) => list.every((email) => z.email().safeParse(email).success),
+      'must be email addresses separated by commas',
+    ),
+    /** Attempts at one ticket email or staff alert before it stays failed (the admin may resend it). */
+    NOTIFICATION_MAX_ATTEMPTS: positiveInt(5, 20),
+    /** Wait before the first retry of a failed ticket email, doubled at each further retry. */
+    NOTIFICATION_RETRY_BASE_MS: positiveInt(5000, 3_600_000),
+    /**
+     * Pause between two batches of a marketing campaign, in milliseconds. The default follows SPEC section 9's
+     * note (50 every 15 minutes), which keeps a small mail server's hourly sending limits; 0 sends without pause.
+     */
+    MARKETING_BATCH_PAUSE_MS: z.coerce
+      .number({ error: 'must be a whole number of milliseconds' })
+      .int('must be a whole number of milliseconds')
+      .min(0, 'must be at least 0')
+      .max(24 * 3600 * 1000, 'must be at most one day')
+      .default(15 * 60 * 1000),
     /** Failed logins for one account within the window before it is refused with a 429. */
     LOGIN_MAX_FAILURES_PER_ACCOUNT: positiveInt(5, 1000),
     /** Login attempts from one address within the window before it is refused with a 429. */
@@ -217,6 +236,22 @@ export const configSchema = z
     IDEMPOTENCY_KEY_HOURS: positiveInt(24, 24 * 7),
     VERIFICATION_TOKEN_HOURS: positiveInt(48, 24 * 30),
     RESET_TOKEN_MINUTES: positiveInt(60, 24 * 60),
+    /**
+     * `true` lets webhooks go to private, loopback, link-local and unique-local addresses (a receiver on the
+     * same machine or network). Off by default: an admin's webhook URL must not reach internal services (SSRF).
+     */
+    WEBHOOK_ALLOW_PRIVATE_URLS: z
+      .enum(['true', 'false', ''], { error: 'must be true or false' })
+      .optional()
+      .transform((value) => value === 'true'),
+    /** First webhook retry delay; each further retry waits twice as long (at most 12 hours). */
+    WEBHOOK_RETRY_BASE_MS: positiveInt(30_000, 3_600_000),
+    /** How long a failing webhook delivery keeps being retried before it is marked failed. */
+    WEBHOOK_RETRY_HOURS: positiveInt(72, 24 * 30),
+    /** Longest a webhook receiver may take to answer (connect to last byte). */
+    WEBHOOK_TIMEOUT_MS: positiveInt(10_000, 120_000),
+    /** How often the event feed sends a heartbeat comment (keeps proxies from closing an idle stream). */
+    INTEGRATIONS_HEARTBEAT_SECONDS: positiveInt(15, 300),
   })
   .superRefine((config, context) => {
     paymentConfigIssues(config).forEach((issue) => context.addIssue({ code: 'custom', ...issue }));

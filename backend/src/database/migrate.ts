@@ -9,6 +9,10 @@ import * as verifiedEmailOwner from './migrations/20261122100500_verified_email_
 import * as payments from './migrations/20261123000000_payments';
 import * as adminUsers from './migrations/20261124000000_admin_users';
 import * as engineers from './migrations/20261124000100_engineers';
+import * as notifications from './migrations/20261125000000_notifications';
+import * as contactAndCampaigns from './migrations/20261126000000_contact_and_campaigns';
+import * as pageViews from './migrations/20261127000000_page_views';
+import * as integrations from './migrations/20261128000000_integrations';
 
 /** The write side's own tables (accounts, sessions, ids). Read tables have their own migrations. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -21,6 +25,10 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261123000000_payments': payments,
   '20261124000000_admin_users': adminUsers,
   '20261124000100_engineers': engineers,
+  '20261125000000_notifications': notifications,
+  '20261126000000_contact_and_campaigns': contactAndCampaigns,
+  '20261127000000_page_views': pageViews,
+  '20261128000000_integrations': integrations,
 };
 
 const WRITE_SIDE: MigrationSet = { migrations: MIGRATIONS, tableName: 'app_migration', label: 'Database' };

@@ -74,7 +74,7 @@ function publicPage(path: string, page: string, title: string, description: stri
 }
 
 /** A screen that renders in the browser only (request, payment, account and admin flows): never indexed. */
-function clientPage(path: string, title: string, page = 'coming-soon'): AppRoute {
+function clientPage(path: string, title: string, page: string): AppRoute {
   return { kind: 'page', path, page, meta: meta(titled(title), SHELL_META.description, null), rendering: 'client', sitemap: false };
 }
 
@@ -95,9 +95,9 @@ function single(route: AppRoute): FixedPath {
 }
 
 /** A client-rendered path with one parameter, e.g. /ticket/:id. */
-function withId(prefix: string, param: string, title: string) {
+function withId(prefix: string, param: string, title: string, page: string) {
   const path = `${prefix}/:${param}`;
-  return { path, getHref: (id: number | string) => `${prefix}/${encodeURIComponent(String(id))}`, routes: [clientPage(path, title)] };
+  return { path, getHref: (id: number | string) => `${prefix}/${encodeURIComponent(String(id))}`, routes: [clientPage(path, title, page)] };
 }
 
 const regionalHref = (areaId: string): string => `/${areaId}/services`;
@@ -200,21 +200,23 @@ export const paths = {
   },
 
   // Request, payment, account and admin screens: built in a later issue, reachable now as placeholders.
-  supportRequest: single(clientPage('/support-request', 'Request IT Support')),
-  supportRequestSteps: single(clientPage('/support-request-steps', 'Request IT Support')),
-  payment: single(clientPage('/payment', 'Payment')),
-  paymentForTicket: withId('/payment', 'ticketId', 'Payment'),
-  paymentSuccess: single(clientPage('/payment-success', 'Payment')),
-  confirmation: withId('/confirmation', 'ticketId', 'Confirmation'),
-  customerLogin: single(clientPage('/customer/login', 'My Account')),
-  customerRegister: single(clientPage('/customer/register', 'Create Account')),
-  customerForgotPassword: single(clientPage('/customer/forgot-password', 'Reset Password')),
-  customerDashboard: single(clientPage('/customer/dashboard', 'My Account')),
-  ticket: withId('/ticket', 'id', 'Ticket'),
-  admin: single(clientPage('/admin', 'Admin')),
-  adminLogin: single(clientPage('/admin/login', 'Admin Login')),
-  adminDashboard: single(clientPage('/admin/dashboard', 'Admin')),
-  adminSetup: single(clientPage('/admin/setup', 'Admin Setup')),
+  supportRequest: single(clientPage('/support-request', 'Request IT Support', 'support-request')),
+  supportRequestSteps: single(clientPage('/support-request-steps', 'Request IT Support', 'support-request-steps')),
+  payment: single(clientPage('/payment', 'Payment', 'payment')),
+  paymentForTicket: withId('/payment', 'ticketId', 'Payment', 'payment'),
+  paymentSuccess: single(clientPage('/payment-success', 'Payment', 'payment-success')),
+  confirmation: withId('/confirmation', 'ticketId', 'Confirmation', 'confirmation'),
+  customerLogin: single(clientPage('/customer/login', 'My Account', 'customer-login')),
+  customerRegister: single(clientPage('/customer/register', 'Create Account', 'customer-register')),
+  customerForgotPassword: single(clientPage('/customer/forgot-password', 'Reset Password', 'customer-forgot-password')),
+  // The reset link of the password-reset email (backend accounts.service.ts): /customer/reset-password?token=...
+  customerResetPassword: single(clientPage('/customer/reset-password', 'Choose a New Password', 'customer-reset-password')),
+  customerDashboard: single(clientPage('/customer/dashboard', 'My Account', 'customer-dashboard')),
+  ticket: withId('/ticket', 'id', 'Ticket', 'ticket-detail'),
+  admin: single(clientPage('/admin', 'Admin', 'admin-dashboard')),
+  adminLogin: single(clientPage('/admin/login', 'Admin Login', 'admin-login')),
+  adminDashboard: single(clientPage('/admin/dashboard', 'Admin', 'admin-dashboard')),
+  adminSetup: single(clientPage('/admin/setup', 'Admin Setup', 'admin-setup')),
 } as const satisfies Readonly<Record<string, PathEntry>>;
 
 /** Every route of the table, in `paths` order. */

@@ -1,0 +1,151 @@
+import { BadRequestException, Logger } from '@nestjs/common';
+import { type ApiError, integrationMessages } from '@ppr/contracts';
+import type { Request, Response } from 'express';
+import { type EventStore, parsePosition, type Position, type RecordedEvent, START } from '../event-store/event-store.port';
+import { type Audience, toIntegrationEvent } from './integration-events';
+
+/** Where a client resumes: `Last-Event-ID` (a reconnect) wins over `?from=` (the first connection's). */
+export function startPosition(request: Request): Position {
+  const header = request.header('last-event-id');
+  const query = request.query.from;
+  const raw = header !== undefined && header.trim() !== '' ? header.trim() : typeof query === 'string' ? query.trim() : undefined;
+  if (raw === undefined || raw === '' || raw === '0') return START;
+  try {
+    return parsePosition(raw);
+  } catch {
+    throw new BadRequestException({ message: integrationMessages.badPosition } satisfies ApiError);
+  }
+}
+
+export interface FeedOptions {
+  readonly from: Position;
+  readonly audience: Audience;
+  readonly heartbeatMs: number;
+  /** Aborted from outside: reason 'revoked' (the key was revoked in this process) or anything else (shutdown). */
+  readonly signal?: AbortSignal;
+  /** Asked at every heartbeat: false ends the stream (the key was revoked elsewhere). */
+  readonly stillAllowed?: () => Promise<boolean>;
+  /** How long a client may leave the socket's buffer full before it is cut off and told to resume. */
+  readonly slowClientMs?: number;
+}
+
+const logger = new Logger('EventFeed');
+
+/**
+ * Each stored event's SSE message per audience, computed once: live subscribers woken together share the same
+ * event objects (the store shares their read), so a hundred clients cost one mapping and one JSON.stringify.
+ */
+const rendered = new WeakMap<RecordedEvent, { personal?: Rendered; plain?: Rendered }>();
+type Rendered = { position: string; chunk: string } | null;
+
+function render(event: RecordedEvent, audience: Audience): Rendered {
+  let entry = rendered.get(event);
+  if (!entry) rendered.set(event, (entry = {}));
+  const slot = audience.personal ? 'personal' : 'plain';
+  const cached = entry[slot];
+  if (cached !== undefined) return cached;
+  const published = toIntegrationEvent(event, audience);
+  const result = published
+    ? { position: published.position, chunk: `id: ${published.position}\ndata: ${JSON.stringify(published)}\n\n` }
+    : null;
+  entry[slot] = result;
+  return result;
+}
+
+/**
+ * Serves the integration events after `from` as Server-Sent Events: first the stored ones, then live. Each
+ * event's `id:` is its global position, so a client's Last-Event-ID resumes right after it.
+ *
+ * Bounded memory per client: the store is read only when the socket has taken the previous event (write()
+ * returned true, or 'drain' came), so a slow client holds at most one socket buffer plus one event. A client
+ * that does not drain within `slowClientMs` gets a `resume` event naming the last position sent, and is cut off.
+ */
+export async function serveFeed(store: EventStore, request: Request, response: Response, options: FeedOptions): Promise<void> {
+  const stop = new AbortController();
+  const abort = (): void => stop.abort();
+  request.on('close', abort);
+  response.on('close', abort);
+  options.signal?.addEventListener('abort', () => {
+    // 'revoked' tells the client not to come back; on a shutdown it reconnects (to another instance) by itself.
+    if (options.signal?.reason === 'revoked' && !response.writableEnded && !response.destroyed)
+      response.write('event: revoked\ndata: {}\n\n');
+    abort();
+  });
+  if (options.signal?.aborted) abort();
+
+  response.status(200);
+  response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+  response.setHeader('Cache-Control', 'no-cache, no-transform');
+  response.setHeader('Connection', 'keep-alive');
+  // Proxies such as nginx would otherwise buffer the stream.
+  response.setHeader('X-Accel-Buffering', 'no');
+  response.flushHeaders();
+  request.socket.setNoDelay(true);
+  request.socket.setKeepAlive(true);
+  response.write('retry: 2000\n\n');
+
+  const heartbeat = setInterval(() => {
+    void (async () => {
+      if (options.stillAllowed && !(await options.stillAllowed().catch(() => true))) {
+        if (!response.destroyed) response.write('event: revoked\ndata: {}\n\n');
+        abort();
+        return;
+      }
+      // A heartbeat into a full buffer would only grow it; the slow-client timer handles that case.
+      if (!response.destroyed && response.writableLength === 0) response.write(': heartbeat\n\n');
+    })();
+  }, options.heartbeatMs);
+
+  let corked = false;
+  try {
+    for await (const event of store.subscribe(options.from, { signal: stop.signal })) {
+      if (stop.signal.aborted) break;
+      const published = render(event, options.audience);
+      if (!published) continue;
+      // Events that arrive together (one read of the store) leave in one packet, not one write each.
+      if (!corked) {
+        corked = true;
+        response.cork();
+        process.nextTick(() => {
+          corked = false;
+          response.uncork();
+        });
+      }
+      if (!response.write(published.chunk) && !(await drained(response, stop.signal, options.slowClientMs ?? 30_000))) {
+        if (!stop.signal.aborted) {
+          response.write(`event: resume\ndata: ${JSON.stringify({ from: published.position })}\n\n`);
+          logger.warn(`Cut off a feed client that stopped reading (it resumes after ${published.position})`);
+        }
+        break;
+      }
+    }
+  } catch (error) {
+    if (!stop.signal.aborted) logger.error(`Event feed failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    clearInterval(heartbeat);
+    request.off('close', abort);
+    stop.abort();
+    if (!response.destroyed) {
+      response.end();
+      // A client that never reads would keep the socket (and its buffer) forever.
+      setTimeout(() => response.destroy(), 5_000).unref();
+    }
+  }
+}
+
+/** true once the socket drained; false when the client went away or did not read within `ms`. */
+function drained(response: Response, signal: AbortSignal, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (value: boolean) => {
+      clearTimeout(timer);
+      response.off('drain', onDrain);
+      signal.removeEventListener('abort', onAbort);
+      resolve(value);
+    };
+    const onDrain = () => done(true);
+    const onAbort = () => done(false);
+    const timer = setTimeout(() => done(false), ms);
+    response.once('drain', onDrain);
+    signal.addEventListener('abort', onAbort);
+  });
+}

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { AdminModule } from '../admin/admin.module';
+import { EventStoreModule } from '../event-store/event-store.module';
+import { EventFeedController } from './event-feed.controller';
+import { IntegrationKeyGuard } from './integration-key.guard';
+import { OpenStreams } from './integration-keys';
+import { IntegrationKeysController } from './integration-keys.controller';
+import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhooksController } from './webhooks.controller';
+
+/**
+ * Integrations: the public event schema (contracts/src/integrations.ts) served as an SSE feed to API keys and
+ * to admins' screens, and as signed webhooks from a durable outbox. See README, "Integrations".
+ */
+@Module({
+  imports: [EventStoreModule, AdminModule],
+  controllers: [IntegrationKeysController, EventFeedController, WebhooksController],
+  providers: [OpenStreams, IntegrationKeyGuard, WebhookDispatcher],
+})
+export class IntegrationsModule {}

@@ -1,0 +1,251 @@
+import { randomBytes } from 'node:crypto';
+import {
+  INTEGRATION_EVENT_TYPES,
+  type IntegrationEvent,
+  type IntegrationEventType,
+  type WebhookDelivery,
+  type WebhookDeliveryStatus,
+  type WebhookEndpoint,
+} from '@ppr/contracts';
+import type { Pool, PoolClient } from 'pg';
+
+/** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */
+export function generateSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+interface EndpointRow {
+  readonly id: number;
+  readonly url: string;
+  readonly description: string | null;
+  readonly eventTypes: string[];
+  readonly includePersonalData: boolean;
+  readonly enabled: boolean;
+  readonly disabledReason: string | null;
+  readonly createdAt: Date;
+}
+
+const ENDPOINT_COLUMNS = `id, url, description, event_types AS "eventTypes", include_personal AS "includePersonalData", enabled,
+  disabled_reason AS "disabledReason", created_at AS "createdAt"`;
+
+function eventTypesOf(raw: readonly string[]): IntegrationEventType[] {
+  return raw.filter((type): type is IntegrationEventType => (INTEGRATION_EVENT_TYPES as readonly string[]).includes(type));
+}
+
+function toEndpoint(row: EndpointRow): WebhookEndpoint {
+  return { ...row, eventTypes: eventTypesOf(row.eventTypes), createdAt: row.createdAt.toISOString() };
+}
+
+export async function insertEndpoint(
+  pool: Pool,
+  endpoint: { url: string; eventTypes: readonly IntegrationEventType[]; includePersonalData: boolean; description?: string | undefined },
+): Promise<{ id: number; secret: string }> {
+  const secret = generateSecret();
+  const { rows } = await pool.query<{ id: number }>(
+    'INSERT INTO webhook_endpoints (url, description, event_types, include_personal, secret) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+    [endpoint.url, endpoint.description ?? null, [...endpoint.eventTypes], endpoint.includePersonalData, secret],
+  );
+  return { id: rows[0]!.id, secret };
+}
+
+export async function listEndpoints(pool: Pool): Promise<WebhookEndpoint[]> {
+  const { rows } = await pool.query<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints ORDER BY id`);
+  return rows.map(toEndpoint);
+}
+
+export async function findEndpoint(pool: Pool, id: number): Promise<WebhookEndpoint | null> {
+  const { rows } = await pool.query<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1`, [id]);
+  return rows[0] ? toEndpoint(rows[0]) : null;
+}
+
+export async function updateEndpoint(
+  pool: Pool,
+  id: number,
+  changes: {
+    url?: string | undefined;
+    eventTypes?: readonly IntegrationEventType[] | undefined;
+    includePersonalData?: boolean | undefined;
+    description?: string | undefined;
+    enabled?: boolean | undefined;
+  },
+): Promise<WebhookEndpoint | null> {
+  const { rows } = await pool.query<EndpointRow>(
+    `UPDATE webhook_endpoints SET
+       url = coalesce($2, url),
+       event_types = coalesce($3, event_types),
+       include_personal = coalesce($4, include_personal),
+       description = coalesce($5, description),
+       enabled = coalesce($6, enabled),
+       disabled_reason = CASE WHEN $6 IS TRUE THEN NULL ELSE disabled_reason END,
+       updated_at = now()
+     WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
+    [
+      id,
+      changes.url ?? null,
+      changes.eventTypes ? [...changes.eventTypes] : null,
+      changes.includePersonalData ?? null,
+      changes.description ?? null,
+      changes.enabled ?? null,
+    ],
+  );
+  return rows[0] ? toEndpoint(rows[0]) : null;
+}
+
+export async function deleteEndpoint(pool: Pool, id: number): Promise<boolean> {
+  const { rowCount } = await pool.query('DELETE FROM webhook_endpoints WHERE id = $1', [id]);
+  return (rowCount ?? 0) > 0;
+}
+
+interface DeliveryRow {
+  readonly id: number;
+  readonly messageId: string;
+  readonly eventType: string;
+  readonly ticketId: number;
+  readonly position: string;
+  readonly status: WebhookDeliveryStatus;
+  readonly attempts: number;
+  readonly responseCode: number | null;
+  readonly lastError: string | null;
+  readonly lastAttemptAt: Date | null;
+  readonly nextAttemptAt: Date | null;
+  readonly createdAt: Date;
+}
+
+const DELIVERY_COLUMNS = `id, message_id AS "messageId", event_type AS "eventType", ticket_id AS "ticketId", position, status, attempts,
+  response_code AS "responseCode", last_error AS "lastError", last_attempt_at AS "lastAttemptAt", next_attempt_at AS "nextAttemptAt",
+  created_at AS "createdAt"`;
+
+function toDelivery(row: DeliveryRow): WebhookDelivery {
+  return {
+    ...row,
+    id: Number(row.id),
+    eventType: row.eventType as IntegrationEventType,
+    lastAttemptAt: row.lastAttemptAt?.toISOString() ?? null,
+    nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The newest deliveries of an endpoint first. */
+export async function listDeliveries(pool: Pool, endpointId: number, limit = 100): Promise<WebhookDelivery[]> {
+  const { rows } = await pool.query<DeliveryRow>(
+    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id DESC LIMIT $2`,
+    [endpointId, limit],
+  );
+  return rows.map(toDelivery);
+}
+
+/** Sends the delivery again as soon as its ticket's earlier deliveries are through, retried for `retryHours`. */
+export async function redeliver(pool: Pool, endpointId: number, deliveryId: number, retryHours: number): Promise<WebhookDelivery | null> {
+  const { rows } = await pool.query<DeliveryRow>(
+    `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), retry_until = now() + make_interval(hours => $3)
+     WHERE endpoint_id = $1 AND id = $2 RETURNING ${DELIVERY_COLUMNS}`,
+    [endpointId, deliveryId, retryHours],
+  );
+  return rows[0] ? toDelivery(rows[0]) : null;
+}
+
+/** The enabled endpoints (created by `recordedAt`) that take this event type, with what they may see. */
+export async function endpointsFor(
+  client: PoolClient,
+  type: IntegrationEventType,
+  recordedAt: Date,
+): Promise<{ id: number; includePersonalData: boolean }[]> {
+  const { rows } = await client.query<{ id: number; includePersonalData: boolean }>(
+    `SELECT id, include_personal AS "includePersonalData" FROM webhook_endpoints
+     WHERE enabled AND $1 = ANY (event_types) AND created_at <= $2 ORDER BY id`,
+    [type, recordedAt],
+  );
+  return rows;
+}
+
+export async function insertDelivery(client: PoolClient, endpointId: number, event: IntegrationEvent, retryHours: number): Promise<void> {
+  await client.query(
+    `INSERT INTO webhook_deliveries (endpoint_id, message_id, event_type, ticket_id, position, payload, next_attempt_at, retry_until)
+     VALUES ($1, $2, $3, $4, $5, $6, now(), now() + make_interval(hours => $7))
+     ON CONFLICT (endpoint_id, message_id) DO NOTHING`,
+    [endpointId, `msg_${event.id}`, event.type, event.ticketId, event.position, JSON.stringify(event), retryHours],
+  );
+}
+
+export async function readOutboxCheckpoint(pool: Pool | PoolClient): Promise<string | null> {
+  const { rows } = await pool.query<{ position: string }>('SELECT position FROM webhook_outbox_checkpoint');
+  return rows[0]?.position ?? null;
+}
+
+export async function writeOutboxCheckpoint(pool: Pool | PoolClient, position: string): Promise<void> {
+  await pool.query(
+    `INSERT INTO webhook_outbox_checkpoint (id, position) VALUES (true, $1) ON CONFLICT (id) DO UPDATE SET position = excluded.position`,
+    [position],
+  );
+}
+
+export interface DueDelivery {
+  readonly id: number;
+  readonly endpointId: number;
+  readonly messageId: string;
+  readonly payload: IntegrationEvent;
+  readonly attempts: number;
+  readonly url: string;
+  readonly secret: string;
+}
+
+/**
+ * Deliveries due now, each the oldest pending one of its (endpoint, ticket): a ticket's later events wait
+ * until its earlier ones succeeded or were given up, so receivers see each ticket's events in order.
+ */
+export async function dueDeliveries(pool: Pool, limit: number): Promise<DueDelivery[]> {
+  const { rows } = await pool.query<DueDelivery>(
+    `SELECT d.id, d.endpoint_id AS "endpointId", d.message_id AS "messageId", d.payload, d.attempts, e.url, e.secret
+     FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled
+     WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+       AND NOT EXISTS (
+         SELECT 1 FROM webhook_deliveries p
+         WHERE p.endpoint_id = d.endpoint_id AND p.ticket_id = d.ticket_id AND p.status = 'pending' AND p.id < d.id)
+     ORDER BY d.id LIMIT $1`,
+    [limit],
+  );
+  return rows.map((row) => ({ ...row, id: Number(row.id) }));
+}
+
+/** When the next pending delivery of an enabled endpoint is due, or null. */
+export async function nextDueAt(pool: Pool): Promise<Date | null> {
+  const { rows } = await pool.query<{ at: Date | null }>(
+    `SELECT min(d.next_attempt_at) AS at FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled
+     WHERE d.status = 'pending'`,
+  );
+  return rows[0]?.at ?? null;
+}
+
+export async function recordSuccess(pool: Pool, id: number, status: number): Promise<void> {
+  await pool.query(
+    `UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, response_code = $2, last_error = NULL,
+       last_attempt_at = now(), next_attempt_at = NULL WHERE id = $1`,
+    [id, status],
+  );
+}
+
+/** A failed attempt: retried after `delayMs`, or failed for good when that is past its retry_until. */
+export async function recordFailure(pool: Pool, id: number, responseCode: number | null, error: string, delayMs: number): Promise<void> {
+  await pool.query(
+    `UPDATE webhook_deliveries SET attempts = attempts + 1, response_code = $2, last_error = $3, last_attempt_at = now(),
+       status = CASE WHEN now() + make_interval(secs => $4::float8 / 1000) > retry_until THEN 'failed' ELSE 'pending' END,
+       next_attempt_at = CASE WHEN now() + make_interval(secs => $4::float8 / 1000) > retry_until THEN NULL
+                              ELSE now() + make_interval(secs => $4::float8 / 1000) END
+     WHERE id = $1`,
+    [id, responseCode, error.slice(0, 500), delayMs],
+  );
+}
+
+/** 410 Gone: the receiver says the endpoint no longer exists; stop sending to it until an admin re-enables it. */
+export async function recordGone(pool: Pool, id: number, endpointId: number): Promise<void> {
+  await pool.query(
+    `UPDATE webhook_deliveries SET status = 'failed', attempts = attempts + 1, response_code = 410, last_error = 'Gone',
+       last_attempt_at = now(), next_attempt_at = NULL WHERE id = $1`,
+    [id],
+  );
+  await pool.query(
+    `UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'The receiver answered 410 Gone', updated_at = now() WHERE id = $1`,
+    [endpointId],
+  );
+}
