@@ -3,8 +3,20 @@ import { type AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
+import { GroupWriter } from './group-writer';
 import type { MailMessage, MailOutcome, MailTransport } from './mail.types';
+
+// Other modules' outboxes group their writes the same way (the notifications worker).
+export { GroupWriter } from './group-writer';
 import { MAIL_TRANSPORT } from './mail.tokens';
+
+/** What an attempt came to, for its row of the mail log. */
+interface Outcome {
+  readonly id: number;
+  readonly status: 'sent' | 'logged' | 'failed';
+  readonly messageId: string | null;
+  readonly error: string | null;
+}
 
 /** A row of the mail log. */
 export interface MailLogEntry {
@@ -29,6 +41,13 @@ export interface MailLogEntry {
 export class MailService implements OnApplicationShutdown {
   private readonly logger = new Logger(MailService.name);
 
+  /**
+   * The log's writes of concurrent sends go in one statement each (see GroupWriter): the row before the
+   * attempt, and the outcome after it, still each committed before the send goes on.
+   */
+  private readonly pending = new GroupWriter<MailMessage, number | null>((messages) => this.insertPending(messages));
+  private readonly outcomes = new GroupWriter<Outcome, null>((outcomes) => this.recordOutcomes(outcomes));
+
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -40,24 +59,8 @@ export class MailService implements OnApplicationShutdown {
   }
 
   async send(message: MailMessage): Promise<MailOutcome> {
-    const inserted = await this.db.pool.query<{ id: number }>(
-      `INSERT INTO mail_messages (idempotency_key, kind, to_address, subject, text_body, html_body, headers, transport, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending')
-       ON CONFLICT (idempotency_key) DO NOTHING
-       RETURNING id`,
-      [
-        message.idempotencyKey ?? null,
-        message.kind,
-        message.to,
-        message.subject,
-        message.text,
-        message.html ?? null,
-        JSON.stringify(message.headers ?? {}),
-        this.transport.name,
-      ],
-    );
-    const id = inserted.rows[0]?.id;
-    if (id === undefined) {
+    const id = await this.pending.submit(message);
+    if (id === null) {
       const retry = await this.retryUndelivered(message.idempotencyKey!, message);
       if (retry) return retry;
       const { rows } = await this.db.pool.query<{ id: number }>('SELECT id FROM mail_messages WHERE idempotency_key = $1', [
@@ -66,6 +69,58 @@ export class MailService implements OnApplicationShutdown {
       return { status: 'duplicate', id: rows[0]!.id };
     }
     return this.attempt(id, message);
+  }
+
+  /**
+   * The pending rows of several messages in one statement. Each row's id is drawn from the sequence first,
+   * so every message learns its own (null: its key is already in the log, the row is another's).
+   */
+  private async insertPending(messages: readonly MailMessage[]): Promise<(number | null)[]> {
+    const { rows } = await this.db.pool.query<{ ord: number; id: number | null }>(
+      `WITH input AS MATERIALIZED (
+         SELECT t.*, nextval(pg_get_serial_sequence('mail_messages', 'id')) AS new_id
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+           WITH ORDINALITY AS t(idempotency_key, kind, to_address, subject, text_body, html_body, headers, ord)
+       ), inserted AS (
+         INSERT INTO mail_messages (id, idempotency_key, kind, to_address, subject, text_body, html_body, headers, transport, status)
+         SELECT new_id, idempotency_key, kind, to_address, subject, text_body, html_body, headers::jsonb, $8, 'pending'
+         FROM input ORDER BY ord
+         ON CONFLICT (idempotency_key) DO NOTHING
+         RETURNING id
+       )
+       SELECT input.ord::int AS ord, inserted.id FROM input LEFT JOIN inserted ON inserted.id = input.new_id ORDER BY input.ord`,
+      [
+        messages.map((message) => message.idempotencyKey ?? null),
+        messages.map((message) => message.kind),
+        messages.map((message) => message.to),
+        messages.map((message) => message.subject),
+        messages.map((message) => message.text),
+        messages.map((message) => message.html ?? null),
+        messages.map((message) => JSON.stringify(message.headers ?? {})),
+        this.transport.name,
+      ],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** The outcomes of several attempts in one statement. */
+  private async recordOutcomes(outcomes: readonly Outcome[]): Promise<null[]> {
+    await this.db.pool.query(
+      `UPDATE mail_messages AS m
+       SET status = v.status,
+           message_id = CASE WHEN v.status = 'failed' THEN m.message_id ELSE v.message_id END,
+           sent_at = CASE WHEN v.status = 'failed' THEN m.sent_at ELSE now() END,
+           error = CASE WHEN v.status = 'failed' THEN v.error ELSE m.error END
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS v(id, status, message_id, error)
+       WHERE m.id = v.id`,
+      [
+        outcomes.map((outcome) => outcome.id),
+        outcomes.map((outcome) => outcome.status),
+        outcomes.map((outcome) => outcome.messageId),
+        outcomes.map((outcome) => outcome.error),
+      ],
+    );
+    return outcomes.map(() => null);
   }
 
   /**
@@ -106,11 +161,7 @@ export class MailService implements OnApplicationShutdown {
       const delivered = await this.transport.deliver(this.config.MAIL_FROM, message);
       const messageId = delivered.messageId ?? message.messageId ?? null;
       const status = this.transport.name === 'smtp' ? 'sent' : 'logged';
-      await this.db.pool.query(`UPDATE mail_messages SET status = $2, message_id = $3, sent_at = now() WHERE id = $1`, [
-        id,
-        status,
-        messageId,
-      ]);
+      await this.outcomes.submit({ id, status, messageId, error: null });
       if (status === 'logged') {
         // The text carries verification and reset links: printed for a developer's convenience only, never in
         // production, where logs travel further than the mail log table does.
@@ -125,8 +176,8 @@ export class MailService implements OnApplicationShutdown {
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       this.logger.error(`Email #${id} (${message.kind}) to ${message.to} failed: ${text}`);
-      await this.db.pool
-        .query(`UPDATE mail_messages SET status = 'failed', error = $2 WHERE id = $1`, [id, text.slice(0, 2000)])
+      await this.outcomes
+        .submit({ id, status: 'failed', messageId: null, error: text.slice(0, 2000) })
         .catch((updateError: unknown) => this.logger.error(`Could not record the failure of email #${id}: ${String(updateError)}`));
       return { status: 'failed', id, error: text };
     }

@@ -19,6 +19,14 @@ export interface NotificationJob {
   readonly appendedAt: Date;
 }
 
+/** What one attempt at a job came to: sent (error null), or failed with a retry after `retryInMs` or for good (null). */
+export interface JobOutcome {
+  readonly key: string;
+  readonly attempts: number;
+  readonly error: string | null;
+  readonly retryInMs: number | null;
+}
+
 export type NewNotificationJob = Omit<NotificationJob, 'attempts'>;
 
 interface JobRow {
@@ -77,32 +85,34 @@ export function nameUuid(name: string): string {
 
 /** notification_jobs: inserts (idempotent per key), due jobs, outcomes. */
 export class NotificationJobs {
-  constructor(private readonly pool: Pool) {}
+  constructor(readonly pool: Pool) {}
 
+  /** Inserts jobs in one statement; a key already there is left as it is. */
   async insert(client: PoolClient | Pool, jobs: readonly NewNotificationJob[], nextAttemptAt?: Date): Promise<void> {
-    for (const job of jobs) {
-      await client.query(
-        `INSERT INTO notification_jobs (idempotency_key, event_id, kind, ticket_id, user_id, to_address, subject, html_body,
-           text_body, message_id, customer_email, appended_at, next_attempt_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, coalesce($13, now()))
-         ON CONFLICT (idempotency_key) DO NOTHING`,
-        [
-          job.key,
-          job.eventId,
-          job.kind,
-          job.ticketId,
-          job.userId,
-          job.to,
-          job.subject,
-          job.html,
-          job.text,
-          job.messageId,
-          job.customer,
-          job.appendedAt,
-          nextAttemptAt ?? null,
-        ],
-      );
-    }
+    if (jobs.length === 0) return;
+    await client.query(
+      `INSERT INTO notification_jobs (idempotency_key, event_id, kind, ticket_id, user_id, to_address, subject, html_body,
+         text_body, message_id, customer_email, appended_at, next_attempt_at)
+       SELECT t.*, coalesce($13::timestamptz, now())
+       FROM unnest($1::text[], $2::uuid[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
+         $10::text[], $11::bool[], $12::timestamptz[]) AS t
+       ON CONFLICT (idempotency_key) DO NOTHING`,
+      [
+        jobs.map((job) => job.key),
+        jobs.map((job) => job.eventId),
+        jobs.map((job) => job.kind),
+        jobs.map((job) => job.ticketId),
+        jobs.map((job) => job.userId),
+        jobs.map((job) => job.to),
+        jobs.map((job) => job.subject),
+        jobs.map((job) => job.html),
+        jobs.map((job) => job.text),
+        jobs.map((job) => job.messageId),
+        jobs.map((job) => job.customer),
+        jobs.map((job) => job.appendedAt),
+        nextAttemptAt ?? null,
+      ],
+    );
   }
 
   /** Pending jobs whose time has come, oldest first, leaving out those in flight here. */
@@ -133,21 +143,32 @@ export class NotificationJobs {
   }
 
   async markSent(key: string, attempts: number): Promise<void> {
-    await this.pool.query(
-      `UPDATE notification_jobs SET status = 'sent', attempts = $2, last_error = NULL, sent_at = now() WHERE idempotency_key = $1`,
-      [key, attempts],
-    );
+    await this.markMany(this.pool, [{ key, attempts, error: null, retryInMs: null }]);
   }
 
   /** A failed attempt: pending again after `retryInMs`, or failed for good (null). */
   async markFailed(key: string, attempts: number, error: string, retryInMs: number | null): Promise<void> {
-    await this.pool.query(
-      `UPDATE notification_jobs
-       SET attempts = $2, last_error = $3,
-           status = CASE WHEN $4::float8 IS NULL THEN 'failed' ELSE 'pending' END,
-           next_attempt_at = CASE WHEN $4::float8 IS NULL THEN next_attempt_at ELSE now() + make_interval(secs => $4::float8 / 1000) END
-       WHERE idempotency_key = $1`,
-      [key, attempts, error.slice(0, 2000), retryInMs],
+    await this.markMany(this.pool, [{ key, attempts, error, retryInMs }]);
+  }
+
+  /** The outcomes of several attempts in one statement (on the caller's transaction when given one). */
+  async markMany(client: PoolClient | Pool, outcomes: readonly JobOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    await client.query(
+      `UPDATE notification_jobs AS j
+       SET attempts = v.attempts, last_error = v.error,
+           status = CASE WHEN v.error IS NULL THEN 'sent' WHEN v.retry_ms IS NULL THEN 'failed' ELSE 'pending' END,
+           sent_at = CASE WHEN v.error IS NULL THEN now() ELSE j.sent_at END,
+           next_attempt_at = CASE WHEN v.error IS NULL OR v.retry_ms IS NULL THEN j.next_attempt_at
+                                  ELSE now() + make_interval(secs => v.retry_ms / 1000) END
+       FROM unnest($1::text[], $2::int[], $3::text[], $4::float8[]) AS v(key, attempts, error, retry_ms)
+       WHERE j.idempotency_key = v.key`,
+      [
+        outcomes.map((outcome) => outcome.key),
+        outcomes.map((outcome) => outcome.attempts),
+        outcomes.map((outcome) => (outcome.error === null ? null : outcome.error.slice(0, 2000))),
+        outcomes.map((outcome) => outcome.retryInMs),
+      ],
     );
   }
 }

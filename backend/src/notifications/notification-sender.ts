@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
+import type { PoolClient } from 'pg';
 import { EVENT_SCHEMAS, NOTIFICATION_TYPES, type NotificationType, ticketNotificationsStreamId } from '@ppr/contracts';
-import type { MailService } from '../mail/mail.service';
-import { DuplicateEventError, type EventStore, type Position } from '../event-store/event-store.port';
-import { type NotificationJob, type NotificationJobs, nameUuid } from './notification-jobs';
+import { GroupWriter, type MailService } from '../mail/mail.service';
+import { DuplicateEventError, type EventStore, type NewEvent, type Position } from '../event-store/event-store.port';
+import { type JobOutcome, type NotificationJob, type NotificationJobs, nameUuid } from './notification-jobs';
 
 export interface AttemptResult {
   readonly success: boolean;
@@ -12,6 +13,29 @@ export interface AttemptResult {
   /** Where the attempt's event landed (null: no event, or it was already recorded). */
   readonly position: Position | null;
 }
+
+/** The PostgreSQL store's appends inside a caller's transaction (PostgresEventStore.appendWithin and appended). */
+interface TransactionalStore extends EventStore {
+  appendWithin(client: PoolClient, streamId: string, events: readonly NewEvent[], expected: 'any'): Promise<{ position: Position }>;
+  appended(position: Position): void;
+}
+
+function isTransactional(store: EventStore): store is TransactionalStore {
+  const candidate = store as Partial<TransactionalStore>;
+  return typeof candidate.appendWithin === 'function' && typeof candidate.appended === 'function';
+}
+
+interface AttemptEvent {
+  readonly streamId: string;
+  readonly event: NewEvent & { readonly id: string };
+}
+
+interface Recording {
+  readonly event: AttemptEvent | null;
+  readonly outcome: JobOutcome;
+}
+
+type Recorded = Pick<AttemptResult, 'notificationId' | 'position'>;
 
 export interface RetryPolicy {
   readonly maxAttempts: number;
@@ -37,6 +61,9 @@ export class NotificationSender {
     private readonly jobs: NotificationJobs,
   ) {}
 
+  /** The attempts' events and job updates of concurrent sends, written together (see GroupWriter). */
+  private readonly recorder = new GroupWriter<Recording, Recorded>((items) => this.recordMany(items));
+
   async attempt(job: NotificationJob, policy: RetryPolicy): Promise<AttemptResult> {
     const attempt = job.attempts + 1;
     const outcome = await this.mail.send({
@@ -50,12 +77,12 @@ export class NotificationSender {
       resumeInterrupted: true,
     });
     const error = outcome.status === 'failed' ? outcome.error : null;
-    const recorded = await this.record(job, attempt, error);
-    if (error === null) {
-      await this.jobs.markSent(job.key, attempt);
-    } else {
-      const retry = attempt < policy.maxAttempts ? policy.baseDelayMs * 2 ** (attempt - 1) : null;
-      await this.jobs.markFailed(job.key, attempt, error, retry);
+    const retry = error !== null && attempt < policy.maxAttempts ? policy.baseDelayMs * 2 ** (attempt - 1) : null;
+    const recorded = await this.recorder.submit({
+      event: this.eventOf(job, attempt, error),
+      outcome: { key: job.key, attempts: attempt, error, retryInMs: retry },
+    });
+    if (error !== null) {
       this.logger.warn(
         `Email ${job.key} to ${job.to}: attempt ${attempt} of ${policy.maxAttempts} failed (${error})${retry === null ? '; it stays failed' : `; next try in ${retry} ms`}`,
       );
@@ -63,12 +90,9 @@ export class NotificationSender {
     return { success: error === null, error, ...recorded };
   }
 
-  private async record(
-    job: NotificationJob,
-    attempt: number,
-    error: string | null,
-  ): Promise<{ notificationId: string | null; position: Position | null }> {
-    if (!job.customer || job.ticketId === null || !isCustomerType(job.kind)) return { notificationId: null, position: null };
+  /** The attempt's event on the ticket's notifications stream (customer emails about a ticket only). */
+  private eventOf(job: NotificationJob, attempt: number, error: string | null): AttemptEvent | null {
+    if (!job.customer || job.ticketId === null || !isCustomerType(job.kind)) return null;
     const notificationId = nameUuid(`${job.key}#${attempt}`);
     const base = {
       notificationId,
@@ -81,29 +105,74 @@ export class NotificationSender {
       emailContent: job.html,
     };
     const type = error === null ? 'NotificationSent' : 'NotificationFailed';
+    return {
+      streamId: ticketNotificationsStreamId(job.ticketId),
+      event: {
+        id: notificationId,
+        type,
+        data: error === null ? base : { ...base, errorMessage: error.slice(0, 2000) },
+        metadata: {
+          actor: { kind: 'system', id: 'notifications' },
+          correlationId: job.eventId,
+          causationId: job.eventId,
+          occurredAt: new Date().toISOString(),
+          schemaVersion: EVENT_SCHEMAS[type].version,
+        },
+      },
+    };
+  }
+
+  /**
+   * Records attempts: each event first, then the jobs' rows. On PostgreSQL, all of a group's events and
+   * job updates commit in one transaction, so an event and its job's update are never apart; elsewhere the
+   * events are appended one by one before the jobs are updated in one statement.
+   */
+  private async recordMany(items: readonly Recording[]): Promise<Recorded[]> {
+    const outcomes = items.map((item) => item.outcome);
+    if (!isTransactional(this.store)) {
+      const recorded: Recorded[] = [];
+      for (const item of items) recorded.push(await this.appendAlone(item.event));
+      await this.jobs.markMany(this.jobs.pool, outcomes);
+      return recorded;
+    }
+    const store = this.store;
+    const client = await this.jobs.pool.connect();
+    const recorded: Recorded[] = [];
     try {
-      const result = await this.store.append(
-        ticketNotificationsStreamId(job.ticketId),
-        [
-          {
-            id: notificationId,
-            type,
-            data: error === null ? base : { ...base, errorMessage: error.slice(0, 2000) },
-            metadata: {
-              actor: { kind: 'system', id: 'notifications' },
-              correlationId: job.eventId,
-              causationId: job.eventId,
-              occurredAt: new Date().toISOString(),
-              schemaVersion: EVENT_SCHEMAS[type].version,
-            },
-          },
-        ],
-        'any',
-      );
-      return { notificationId, position: result.position };
+      await client.query('BEGIN');
+      for (const item of items) {
+        if (item.event === null) {
+          recorded.push({ notificationId: null, position: null });
+          continue;
+        }
+        const result = await store.appendWithin(client, item.event.streamId, [item.event.event], 'any');
+        recorded.push({ notificationId: item.event.event.id, position: result.position });
+      }
+      await this.jobs.markMany(client, outcomes);
+      await client.query('COMMIT');
+    } catch (cause) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      if (items.length === 1 && cause instanceof DuplicateEventError) {
+        // Recorded by an earlier run that stopped before its job's update: the log has it already.
+        await this.jobs.markMany(this.jobs.pool, outcomes);
+        return [{ notificationId: items[0]!.event!.event.id, position: null }];
+      }
+      throw cause;
+    } finally {
+      client.release();
+    }
+    for (const { position } of recorded) if (position) store.appended(position);
+    return recorded;
+  }
+
+  private async appendAlone(event: AttemptEvent | null): Promise<Recorded> {
+    if (event === null) return { notificationId: null, position: null };
+    try {
+      const result = await this.store.append(event.streamId, [event.event], 'any');
+      return { notificationId: event.event.id, position: result.position };
     } catch (cause) {
       // Recorded before a crash that came ahead of the job's update: the log has it already.
-      if (cause instanceof DuplicateEventError) return { notificationId, position: null };
+      if (cause instanceof DuplicateEventError) return { notificationId: event.event.id, position: null };
       throw cause;
     }
   }
