@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
 import { createApp } from '../app';
-import { type AppConfig, ConfigError, loadConfig } from '../config/config';
+import { type AppConfig } from '../config/config';
+import { runCliMain, UsageError } from './cli-main';
 import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS, pageViewQuerySchema, type PageViewReport } from '../page-views/page-views.schemas';
 import { daysInRange, PageViewsService } from '../page-views/page-views.service';
 
@@ -10,8 +10,6 @@ const USAGE = `Usage: npm run page-views -- [--from YYYY-MM-DD] [--to YYYY-MM-DD
 Prints the site's page views per path (days in UTC, both included; default the last ${DEFAULT_RANGE_DAYS} days),
 or per path and day with --by-day. The same counts as GET /api/admin/page-views.
 The embedded database belongs to one process: stop the app first, or set DATABASE_URL.`;
-
-export class UsageError extends Error {}
 
 export interface PageViewsArgs {
   readonly from?: string;
@@ -74,27 +72,4 @@ export async function runPageViewsCli(argv: readonly string[], config: AppConfig
   }
 }
 
-if (require.main === module) {
-  const logger = new Logger('PageViews');
-  let code: Promise<number>;
-  try {
-    const env = process.env.LOG_LEVEL ? process.env : { ...process.env, LOG_LEVEL: 'warn' };
-    code = runPageViewsCli(process.argv.slice(2), loadConfig(env), (line) => process.stdout.write(`${line}\n`));
-  } catch (error) {
-    code = Promise.reject(error);
-  }
-  code.then(
-    (exitCode) => {
-      process.exitCode = exitCode;
-    },
-    (error: unknown) => {
-      if (error instanceof UsageError) {
-        process.stderr.write(`${error.message}\n\n${USAGE}\n`);
-        process.exitCode = 2;
-      } else {
-        logger.error(error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error));
-        process.exitCode = 1;
-      }
-    },
-  );
-}
+if (require.main === module) runCliMain('PageViews', USAGE, runPageViewsCli);

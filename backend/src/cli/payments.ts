@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
 import { createApp } from '../app';
-import { type AppConfig, ConfigError, loadConfig } from '../config/config';
+import { type AppConfig } from '../config/config';
+import { runCliMain, UsageError } from './cli-main';
 import { PaymentReconciler, type ReconcileReport } from '../payments/payment-reconciler';
 
 const USAGE = `Usage: npm run payments -- <command>
@@ -13,8 +13,6 @@ Commands:
 
 The app runs the same reconciliation every PAYMENTS_RECONCILE_INTERVAL_MINUTES.
 The embedded database belongs to one process: stop the app first, or set DATABASE_URL.`;
-
-export class UsageError extends Error {}
 
 function parseAfterMinutes(args: readonly string[]): number | undefined {
   const index = args.indexOf('--after-minutes');
@@ -63,27 +61,4 @@ export async function runPaymentsCli(argv: readonly string[], config: AppConfig,
   }
 }
 
-if (require.main === module) {
-  const logger = new Logger('Payments');
-  let code: Promise<number>;
-  try {
-    const env = process.env.LOG_LEVEL ? process.env : { ...process.env, LOG_LEVEL: 'warn' };
-    code = runPaymentsCli(process.argv.slice(2), loadConfig(env), (line) => process.stdout.write(`${line}\n`));
-  } catch (error) {
-    code = Promise.reject(error);
-  }
-  code.then(
-    (exitCode) => {
-      process.exitCode = exitCode;
-    },
-    (error: unknown) => {
-      if (error instanceof UsageError) {
-        process.stderr.write(`${error.message}\n\n${USAGE}\n`);
-        process.exitCode = 2;
-      } else {
-        logger.error(error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error));
-        process.exitCode = 1;
-      }
-    },
-  );
-}
+if (require.main === module) runCliMain('Payments', USAGE, runPaymentsCli);

@@ -7,7 +7,8 @@ import { browser, nextAddress } from '../../test/customer-helpers';
 import { createSiteApp, type SiteApp } from '../../test/site-app';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
-import { formatReport, parseArgs, UsageError } from '../cli/page-views';
+import { UsageError } from '../cli/cli-main';
+import { formatReport, parseArgs } from '../cli/page-views';
 import { PAGE_VIEW_LIMIT_PER_HOUR } from './page-views.controller';
 import { isoDay } from './page-views.service';
 
