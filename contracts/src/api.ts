@@ -11,15 +11,6 @@ export type ApiError = z.infer<typeof apiErrorSchema>;
 export const createdTicketSchema = z.object({ id: z.number().int().positive() });
 export type CreatedTicket = z.infer<typeof createdTicketSchema>;
 
-/** GET /api/ticket/{id}: the public summary of a ticket. */
-export const ticketSummarySchema = z.object({
-  id: z.number().int().positive(),
-  paymentStatus: z.enum(PAYMENT_STATUSES),
-  serviceCategory: z.string(),
-  issueDescription: z.string(),
-});
-export type TicketSummary = z.infer<typeof ticketSummarySchema>;
-
 export const ticketStatusSchema = z.enum(TICKET_STATUSES);
 
 /** The largest ticket id: the read tables store ids as PostgreSQL `integer` (32-bit). */
@@ -45,6 +36,23 @@ export type Health = z.infer<typeof healthSchema>;
 /** How the admin list shows a ticket's payment (SPEC section 4). */
 export const PAYMENT_DISPLAYS = ['$0 Diagnostic', 'Paid', 'Free Diagnostic', 'Not Paid', 'Refunded'] as const;
 export type PaymentDisplay = (typeof PAYMENT_DISPLAYS)[number];
+
+/** GET /api/ticket/{id}: the public summary of a ticket. */
+export const ticketSummarySchema = z.object({
+  id: z.number().int().positive(),
+  /** 'PPR-{year}-{id}', the year being the ticket's creation year (the read model's stored reference). */
+  reference: z.string(),
+  createdAt: z.string(),
+  paymentStatus: z.enum(PAYMENT_STATUSES),
+  /**
+   * How the fee was settled: the payment page tells a paid ticket ('Paid') from a waived one ('Free Diagnostic',
+   * '$0 Diagnostic'), which share the payment status 'completed'.
+   */
+  paymentDisplay: z.enum(PAYMENT_DISPLAYS),
+  serviceCategory: z.string(),
+  issueDescription: z.string(),
+});
+export type TicketSummary = z.infer<typeof ticketSummarySchema>;
 
 /** A ticket with every field, as customers (their own) and admins see it. */
 export const ticketDetailSchema = z.object({

@@ -1,47 +1,53 @@
-// Build report: the gzipped size of the JavaScript the home page loads (entry chunk and its static imports,
-// plus the home route chunk and its static imports), against the 150 KB target.
+// Build report: for every route of routes.json, the gzipped JavaScript it loads before rendering (the entry
+// chunk, the route module's chunk and all their static imports), against the budgets of scripts/route-sizes.mjs:
+// home under 150 KB, every customer screen (client-rendered, not admin) under 200 KB. Fails the build when one
+// is over. Run after scripts/prerender.mjs (which writes routes.json).
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { computeRouteSizes, formatRouteSizeTable } from './route-sizes.mjs';
 
-const TARGET_KB = 150;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
 const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8'));
+const routesJson = JSON.parse(fs.readFileSync(path.join(dist, 'routes.json'), 'utf8'));
 
-function closure(key, seen = new Set()) {
-  if (!manifest[key] || seen.has(key)) return seen;
-  seen.add(key);
-  for (const imported of manifest[key].imports ?? []) closure(imported, seen);
-  return seen;
-}
+// routes.json lists the paths; which module renders each comes from the same route table, through the SSR build.
+const { APP_ROUTES, pageModuleSource } = await import(pathToFileURL(path.join(root, 'dist-server', 'entry-server.js')).href);
+const byPath = new Map(APP_ROUTES.map((route) => [route.path, route]));
 
-const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
-const homeKey = 'src/app/routes/home.tsx';
-if (!entryKey || !manifest[homeKey]) {
-  console.error('size report: entry or home route chunk missing from the manifest');
+const routes = [
+  ...routesJson.prerendered.map((routePath) => ({ routePath, rendering: 'prerendered' })),
+  ...routesJson.clientRoutes.map((routePath) => ({ routePath, rendering: 'client' })),
+].map(({ routePath, rendering }) => {
+  const route = byPath.get(routePath);
+  if (!route) {
+    console.error(`size report: ${routePath} is in routes.json but not in the route table; rebuild`);
+    process.exit(1);
+  }
+  return { path: routePath, rendering, moduleKey: pageModuleSource(route.page) };
+});
+
+let rows;
+try {
+  rows = computeRouteSizes(manifest, routes, (file) => gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
-const keys = new Set([...closure(entryKey), ...closure(homeKey)]);
-const rows = [...keys].map((key) => {
-  const file = manifest[key].file;
-  const bytes = fs.readFileSync(path.join(dist, file));
-  return { file, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
-});
-const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-const total = rows.reduce((sum, row) => sum + row.gzip, 0);
-const raw = rows.reduce((sum, row) => sum + row.raw, 0);
 
-console.log('\nHome route JavaScript (gzipped):');
-for (const row of rows.sort((a, b) => b.gzip - a.gzip)) {
-  console.log(`  ${row.file.padEnd(48)} ${kb(row.raw).padStart(10)} raw ${kb(row.gzip).padStart(10)} gzip`);
-}
-console.log(`  ${'TOTAL'.padEnd(48)} ${kb(raw).padStart(10)} raw ${kb(total).padStart(10)} gzip`);
+console.log('\nJavaScript per route (entry + route chunk + static imports, gzipped):');
+console.log(formatRouteSizeTable(rows));
+const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
 const css = (manifest[entryKey].css ?? [])
   .map((file) => gzipSync(fs.readFileSync(path.join(dist, file))).length)
   .reduce((a, b) => a + b, 0);
-console.log(`  (CSS, not counted: ${kb(css)} gzip)`);
-const ok = total <= TARGET_KB * 1024;
-console.log(`Home JS ${kb(total)} gzipped vs target ${TARGET_KB} KB: ${ok ? 'PASS' : 'OVER TARGET'}\n`);
-if (!ok) process.exit(1);
+console.log(`  (CSS, not counted: ${(css / 1024).toFixed(1)} KB gzip)`);
+
+const over = rows.filter((row) => !row.ok);
+if (over.length > 0) {
+  console.error(`\nSize report: ${over.length} route(s) over budget: ${over.map((row) => row.path).join(', ')}\n`);
+  process.exit(1);
+}
+console.log(`Size report: ${rows.length} routes, all within budget (home 150 KB, customer routes 200 KB).\n`);

@@ -1,4 +1,4 @@
-import { messages } from '@ppr/contracts';
+import { messages, ticketReference } from '@ppr/contracts';
 import request from 'supertest';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
@@ -38,12 +38,21 @@ describe('support request and ticket endpoints', () => {
     expect(created.body).toEqual({ id: expect.any(Number) });
 
     const summary = await http().get(`/api/ticket/${created.body.id}`).expect(200);
+    const row = await t.db.pool.query<{ reference: string; created_at: Date }>('SELECT reference, created_at FROM tickets WHERE id = $1', [
+      created.body.id,
+    ]);
     expect(summary.body).toEqual({
       id: created.body.id,
+      // The read model's stored reference: its year is the creation year, not the year it is read.
+      reference: ticketReference(created.body.id, row.rows[0]!.created_at),
+      createdAt: row.rows[0]!.created_at.toISOString(),
       paymentStatus: 'pending',
+      paymentDisplay: 'Not Paid',
       serviceCategory: 'networking',
       issueDescription: valid.issueDescription,
     });
+    expect(summary.body.reference).toBe(row.rows[0]!.reference);
+    expect(summary.body.reference).toMatch(new RegExp(`^PPR-\\d{4}-${created.body.id}$`));
   });
 
   it('records the creation as a TicketCreated event with actor, correlation, causation and time', async () => {
@@ -77,7 +86,8 @@ describe('support request and ticket endpoints', () => {
     ]) {
       const created = await http().post('/api/support-request').send(body).expect(201);
       const summary = await http().get(`/api/ticket/${created.body.id}`).expect(200);
-      expect(summary.body.paymentStatus).toBe('completed');
+      // Waived, not paid: the payment page tells the two apart by the display.
+      expect(summary.body).toMatchObject({ paymentStatus: 'completed', paymentDisplay: 'Free Diagnostic' });
     }
   });
 

@@ -10,17 +10,16 @@ export async function findTicket(db: Kysely<ReadDatabase>, id: number): Promise<
 }
 
 export async function findTicketSummary(db: Kysely<ReadDatabase>, id: number): Promise<TicketSummary | null> {
-  const row = await db
-    .selectFrom('tickets')
-    .select(['id', 'payment_status', 'service_category', 'issue_description'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row
+  const ticket = await findTicket(db, id);
+  return ticket
     ? {
-        id: row.id,
-        paymentStatus: row.payment_status,
-        serviceCategory: row.service_category,
-        issueDescription: row.issue_description,
+        id: ticket.id,
+        reference: ticket.reference,
+        createdAt: ticket.createdAt,
+        paymentStatus: ticket.paymentStatus,
+        paymentDisplay: ticket.paymentDisplay,
+        serviceCategory: ticket.serviceCategory,
+        issueDescription: ticket.issueDescription,
       }
     : null;
 }

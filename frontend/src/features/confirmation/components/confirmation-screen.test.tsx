@@ -28,15 +28,19 @@ afterEach(() => {
 
 describe('ConfirmationScreen', () => {
   it('shows the reference, status Active, the category, the four next steps and the phone for a paid ticket', async () => {
+    // A ticket created in an earlier year: the reference is the server's, never rebuilt from today's date.
     answer(200, {
       id: 12,
+      reference: 'PPR-2024-12',
+      createdAt: '2024-12-31T23:30:00.000Z',
       paymentStatus: 'completed',
+      paymentDisplay: 'Paid',
       serviceCategory: 'networking',
       issueDescription: 'The office Wi-Fi drops every hour.',
     });
     renderConfirmation();
     expect(await screen.findByRole('heading', { name: 'Support Request Confirmed' })).toBeInTheDocument();
-    expect(screen.getByTestId('ticket-reference')).toHaveTextContent(`PPR-${new Date().getUTCFullYear()}-12`);
+    expect(screen.getByTestId('ticket-reference')).toHaveTextContent('PPR-2024-12');
     expect(screen.getByText('Active')).toBeInTheDocument();
     expect(screen.getByText('Step 3 of 3')).toBeInTheDocument();
     expect(screen.getByText('Networking & Infrastructure')).toBeInTheDocument();
@@ -50,7 +54,10 @@ describe('ConfirmationScreen', () => {
   it('sends an unpaid ticket back to the form', async () => {
     answer(200, {
       id: 12,
+      reference: 'PPR-2026-12',
+      createdAt: '2026-01-05T10:00:00.000Z',
       paymentStatus: 'pending',
+      paymentDisplay: 'Not Paid',
       serviceCategory: 'networking',
       issueDescription: 'The office Wi-Fi drops every hour.',
     });

@@ -1,4 +1,4 @@
-import { BUSINESS_PROFILE, findServiceCategory, ticketReference } from '@ppr/contracts';
+import { BUSINESS_PROFILE, findServiceCategory } from '@ppr/contracts';
 import { CircleCheck, Clock, Phone } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -53,9 +53,8 @@ export function ConfirmationScreen({ ticketId }: { ticketId: number | null }) {
       <dl className="grid gap-4 rounded-xl border border-slate-200 p-5 sm:grid-cols-2">
         <div>
           <dt className="text-sm font-semibold text-slate-700">Ticket reference</dt>
-          {/* The reference's year is the ticket's creation year; the summary endpoint does not send the date, and a ticket is confirmed the year it is paid. */}
           <dd className="text-xl font-bold text-slate-900" data-testid="ticket-reference">
-            {ticketReference(summary.id, new Date())}
+            {summary.reference}
           </dd>
         </div>
         <div>

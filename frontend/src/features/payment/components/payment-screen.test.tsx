@@ -32,7 +32,15 @@ const CONFIG = {
   diagnosticFeeCents: 4900,
   currency: 'usd',
 };
-const ticket = (paymentStatus: string) => ({ id: 7, paymentStatus, serviceCategory: 'windows', issueDescription: 'Blue screen at boot.' });
+const ticket = (paymentStatus: string, paymentDisplay = paymentStatus === 'completed' ? 'Free Diagnostic' : 'Not Paid') => ({
+  id: 7,
+  reference: 'PPR-2026-7',
+  createdAt: '2026-11-22T07:00:00.000Z',
+  paymentStatus,
+  paymentDisplay,
+  serviceCategory: 'windows',
+  issueDescription: 'Blue screen at boot.',
+});
 const INTENT = { clientSecret: 'pi_sim_1_secret_x', paymentIntentId: 'pi_sim_1', amountCents: 4900, currency: 'usd' };
 
 function renderPayment(route = '/payment') {
@@ -149,6 +157,29 @@ describe('PaymentScreen', () => {
     expect(await screen.findByText('THE CONFIRMATION')).toBeInTheDocument();
     expect(screen.getByText('Processing zero-cost request')).toBeInTheDocument();
     expect(calls.some((call) => call.key === 'POST /api/create-payment-intent')).toBe(false);
+  });
+
+  it('an already paid ticket goes straight to the confirmation, without a card form or a second payment', async () => {
+    pending();
+    const calls = api({
+      'GET /api/ticket/7': () => ({ status: 200, body: ticket('completed', 'Paid') }),
+      'GET /api/config': () => ({ status: 200, body: CONFIG }),
+    });
+    renderPayment();
+    expect(await screen.findByText('THE CONFIRMATION')).toBeInTheDocument();
+    expect(calls.some((call) => call.key === 'POST /api/create-payment-intent')).toBe(false);
+    expect(sessionStorage.getItem(PENDING_TICKET_ID_KEY)).toBeNull();
+  });
+
+  it('a $0 diagnostic is waived too: $0.00 and the submit button', async () => {
+    pending();
+    api({
+      'GET /api/ticket/7': () => ({ status: 200, body: ticket('completed', '$0 Diagnostic') }),
+      'GET /api/config': () => ({ status: 200, body: CONFIG }),
+    });
+    renderPayment();
+    expect(await screen.findByRole('button', { name: 'Submit Support Request' })).toBeInTheDocument();
+    expect(screen.getByTestId('fee')).toHaveTextContent('$0.00');
   });
 
   it('shows the waived fee as $0.00', async () => {

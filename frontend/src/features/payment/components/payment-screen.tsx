@@ -124,6 +124,12 @@ function CardPayment({
   return <SimulatedCardForm {...props} />;
 }
 
+/** Whether the ticket still needs its fee, was paid, or had it waived (free or $0 diagnostic). */
+export function settlementOf(ticket: TicketSummary): 'unpaid' | 'paid' | 'waived' {
+  if (ticket.paymentStatus !== 'completed') return 'unpaid';
+  return ticket.paymentDisplay === 'Paid' ? 'paid' : 'waived';
+}
+
 /**
  * The payment page (SPEC section 2): /payment pays the pending ticket of this browser session, /payment/:id an
  * existing ticket. Whether there is anything to pay is the server's word (the ticket's payment status), and a
@@ -166,11 +172,21 @@ export function PaymentScreen({ ticketId: routeTicketId }: { ticketId?: number }
     void navigate('/support-request', { replace: true });
   }, [ticket.isError, ticket.error, routeTicketId, navigate]);
 
-  const finish = (id: number) => {
+  const finish = (id: number, options?: { replace: boolean }) => {
+    handled.current = true;
     clearPendingTicket();
     queryClient.removeQueries({ queryKey: ticketSummaryQueryOptions(id).queryKey });
-    void navigate(`/confirmation/${id}`);
+    void navigate(`/confirmation/${id}`, options);
   };
+
+  // 'completed' is either paid or waived (SPEC section 4); the display tells them apart.
+  const settlement = ticket.isSuccess ? settlementOf(ticket.data) : null;
+
+  // Already paid (a reload after paying, a second tab, an old link): nothing to do here but confirm.
+  useEffect(() => {
+    if (settlement !== 'paid' || ticketId === null || handled.current) return;
+    finish(ticketId, { replace: true });
+  });
 
   const onPaid = (paymentIntentId: string) => {
     if (ticketId === null) return;
@@ -201,8 +217,10 @@ export function PaymentScreen({ ticketId: routeTicketId }: { ticketId?: number }
         {paymentMessages.unavailable}
       </p>
     );
+  } else if (settlement === 'paid') {
+    body = <Spinner label="Loading your confirmation" showLabel className="py-6" />;
   } else {
-    const settled = ticket.data.paymentStatus === 'completed';
+    const settled = settlement === 'waived';
     body = (
       <div className="grid gap-6 lg:grid-cols-[2fr_3fr]">
         <div className="space-y-6">
