@@ -7,7 +7,7 @@ import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
 import type { EventStore } from '../event-store/event-store.port';
 import { EVENT_STORE } from '../event-store/event-store.tokens';
-import { serveFeed, startPosition } from './event-feed';
+import { screenStartPosition, serveFeed, startPosition } from './event-feed';
 import { IntegrationKeyGuard, integrationKeyOf } from './integration-key.guard';
 import { isKeyActive, OpenStreams } from './integration-keys';
 
@@ -46,7 +46,7 @@ export class EventFeedController {
   @Get('admin/events')
   @UseGuards(AdminGuard)
   async adminFeed(@Req() request: Request, @Res() response: Response): Promise<void> {
-    const from = startPosition(request);
+    const from = await screenStartPosition(this.store, request);
     const stream = this.streams.open(null);
     try {
       await serveFeed(this.store, request, response, {

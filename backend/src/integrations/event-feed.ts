@@ -17,6 +17,17 @@ export function startPosition(request: Request): Position {
   }
 }
 
+/**
+ * Where a screen's feed starts (the admin list, a customer's ticket page): after its `Last-Event-ID` or `?from=`
+ * when it sends one (a reconnect), else at the store's head. The screen has just read what it shows; replaying
+ * the whole store on every page load would be wasted work that grows with the business.
+ */
+export async function screenStartPosition(store: EventStore, request: Request): Promise<Position> {
+  const explicit = request.header('last-event-id')?.trim() || (typeof request.query.from === 'string' && request.query.from.trim());
+  if (explicit) return startPosition(request);
+  return (await store.headPosition()) ?? START;
+}
+
 export interface FeedOptions {
   readonly from: Position;
   readonly audience: Audience;
@@ -27,6 +38,8 @@ export interface FeedOptions {
   readonly stillAllowed?: () => Promise<boolean>;
   /** How long a client may leave the socket's buffer full before it is cut off and told to resume. */
   readonly slowClientMs?: number;
+  /** Only this ticket's events (a customer's feed of their own ticket). */
+  readonly ticketId?: number;
 }
 
 const logger = new Logger('EventFeed');
@@ -100,6 +113,7 @@ export async function serveFeed(store: EventStore, request: Request, response: R
   try {
     for await (const event of store.subscribe(options.from, { signal: stop.signal })) {
       if (stop.signal.aborted) break;
+      if (options.ticketId !== undefined && (event.data as { ticketId?: unknown } | null)?.ticketId !== options.ticketId) continue;
       const published = render(event, options.audience);
       if (!published) continue;
       // Events that arrive together (one read of the store) leave in one packet, not one write each.

@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
 import { AdminModule } from '../admin/admin.module';
+import { TicketsModule } from '../tickets/tickets.module';
 import { EventStoreModule } from '../event-store/event-store.module';
+import { CustomerTicketFeedController } from './customer-ticket-feed.controller';
 import { EventFeedController } from './event-feed.controller';
 import { IntegrationKeyGuard } from './integration-key.guard';
 import { OpenStreams } from './integration-keys';
@@ -13,8 +16,8 @@ import { WebhooksController } from './webhooks.controller';
  * to admins' screens, and as signed webhooks from a durable outbox. See README, "Integrations".
  */
 @Module({
-  imports: [EventStoreModule, AdminModule],
-  controllers: [IntegrationKeysController, EventFeedController, WebhooksController],
+  imports: [CqrsModule, EventStoreModule, AdminModule, TicketsModule],
+  controllers: [IntegrationKeysController, EventFeedController, CustomerTicketFeedController, WebhooksController],
   providers: [OpenStreams, IntegrationKeyGuard, WebhookDispatcher],
 })
 export class IntegrationsModule {}

@@ -1,4 +1,5 @@
 import {
+  accountMessages,
   adminMessages,
   createdIntegrationKeySchema,
   createdWebhookSchema,
@@ -74,13 +75,32 @@ export const integrationsOpenApi = defineOpenApiFragment({
       path: '/api/admin/events',
       tag: TAG,
       summary: 'The same event feed for the admin screens (session), personal data included',
-      description: FEED,
+      description:
+        `${FEED} A first connection without \`from\` starts at the newest position (the screen has just read its data); ` +
+        'a reconnect resumes after `Last-Event-ID` (or `from`; `from=0` replays everything).',
       session: true,
       parameters: resume,
       responses: {
         200: { description: 'The event stream', text: 'text/event-stream' },
         400: error(`"${integrationMessages.badPosition}"`),
         401: NOT_LOGGED_IN,
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/customer/tickets/{id}/events',
+      tag: TAG,
+      summary: "One ticket's event feed for the customer who owns it (Server-Sent Events), without personal data",
+      description:
+        `${FEED} Only the events of that ticket. A first connection starts at the newest position (the page has ` +
+        'just read the ticket); a reconnect resumes after `Last-Event-ID` (or `from`).',
+      session: true,
+      parameters: [{ name: 'id', in: 'path', description: 'The ticket id' }, ...resume],
+      responses: {
+        200: { description: 'The event stream', text: 'text/event-stream' },
+        400: error(`"${integrationMessages.badPosition}"`),
+        401: error(accountMessages.notLoggedIn),
+        404: error('Ticket not found (also for a ticket of someone else)'),
       },
     },
     {

@@ -6,6 +6,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { formatDateTime } from '../../../lib/format-date';
 import { useTicket } from '../api/get-ticket';
+import { useLiveTicket } from '../api/use-live-ticket';
 import { categoryName } from '../lib/category-name';
 import { progressFor, statusLabel } from '../lib/progress';
 
@@ -113,6 +114,8 @@ export function TicketDetailView({ ticket }: { ticket: TicketDetail }) {
 /** /ticket/{id}: one of the customer's tickets. */
 export function CustomerTicket({ id }: { id: string }) {
   const ticket = useTicket(id);
+  // Status, payment and notes changes made by staff show without a reload (only once the ticket proved ours).
+  useLiveTicket(id, ticket.isSuccess);
   return (
     <section className="mx-auto max-w-4xl px-4 py-10 sm:px-6">
       <BackToDashboard />

@@ -10,6 +10,7 @@ import { useLogoutAdmin } from '../../auth/api/logout-admin';
 import { adminButton } from '../../components/styles';
 import { ContactMessages } from '../../contact/components/contact-messages';
 import { EmailsTab } from '../../emails/components/emails-tab';
+import { IntegrationsTab } from '../../integrations/components/integrations-tab';
 import { TicketEmails } from '../../emails/components/ticket-emails';
 import { MarketingTab } from '../../marketing/components/marketing-tab';
 import { SettingsTab } from '../../settings/components/settings-tab';
@@ -20,6 +21,7 @@ const TABS = [
   { value: 'emails', label: 'Email Notifications' },
   { value: 'marketing', label: 'Marketing' },
   { value: 'settings', label: 'Settings' },
+  { value: 'integrations', label: 'Integrations' },
 ] as const;
 type TabValue = (typeof TABS)[number]['value'];
 
@@ -111,6 +113,9 @@ export function AdminDashboard() {
         </TabPanel>
         <TabPanel value="settings">
           <SettingsTab contactMessages={<ContactMessages />} />
+        </TabPanel>
+        <TabPanel value="integrations">
+          <IntegrationsTab />
         </TabPanel>
       </Tabs.Root>
     </section>

@@ -6,6 +6,7 @@ import { useEngineers } from '../../engineers/api/get-engineers';
 import { isUnauthorized } from '../../lib/errors';
 import { STATUS_LABELS } from '../../lib/labels';
 import { totalPagesOf } from '../../lib/pagination';
+import { useLiveAdminUpdates } from '../../live/use-live-admin-updates';
 import { useAssignEngineer } from '../api/assign-engineer';
 import { useAdminTickets, type AdminTicketFilters } from '../api/get-admin-tickets';
 import { useUpdateTicketStatus } from '../api/update-ticket-status';
@@ -40,6 +41,8 @@ export function TicketsTab({ onSessionExpired, renderTicketEmails }: TicketsTabP
   const [filters, setFilters] = useState<AdminTicketFilters>(INITIAL);
   const [dialog, setDialog] = useState<{ ticket: AdminTicket; action: RowAction } | null>(null);
   const tickets = useAdminTickets(filters);
+  // New tickets and changes made elsewhere show without a reload.
+  useLiveAdminUpdates();
   const engineers = useEngineers();
   const status = useUpdateTicketStatus();
   const assign = useAssignEngineer();

@@ -1,0 +1,52 @@
+import { Controller, Get, Inject, NotFoundException, Param, Req, Res, UseGuards } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { ApiError } from '@ppr/contracts';
+import type { Request, Response } from 'express';
+import { CustomerGuard, requireCustomer } from '../auth/principal';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.tokens';
+import type { EventStore } from '../event-store/event-store.port';
+import { EVENT_STORE } from '../event-store/event-store.tokens';
+import { GetTicketDetailQuery } from '../tickets/queries/customer-ticket.queries';
+import { parseTicketId, TICKET_NOT_FOUND } from '../tickets/ticket-id';
+import { screenStartPosition, serveFeed } from './event-feed';
+import { OpenStreams } from './integration-keys';
+
+/**
+ * One ticket's integration events for the customer who owns it, so their ticket page updates live. The
+ * ownership check is GET /api/tickets/:id's: someone else's ticket is an unknown ticket.
+ */
+@Controller()
+@UseGuards(CustomerGuard)
+export class CustomerTicketFeedController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly queries: QueryBus,
+    private readonly streams: OpenStreams,
+  ) {}
+
+  @Get('customer/tickets/:id/events')
+  async ticketFeed(@Param('id') id: string, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const customer = requireCustomer(request);
+    const ticketId = parseTicketId(id);
+    const ticket = await this.queries.execute(new GetTicketDetailQuery(ticketId));
+    if (!ticket || ticket.userId !== customer.id) {
+      throw new NotFoundException({ message: TICKET_NOT_FOUND } satisfies ApiError);
+    }
+    const from = await screenStartPosition(this.store, request);
+    const stream = this.streams.open(null);
+    try {
+      await serveFeed(this.store, request, response, {
+        from,
+        // Contact details and staff notes stay out: the page only needs to know that something changed.
+        audience: { personal: false },
+        heartbeatMs: this.config.INTEGRATIONS_HEARTBEAT_SECONDS * 1000,
+        signal: stream.signal,
+        ticketId,
+      });
+    } finally {
+      stream.abort();
+    }
+  }
+}
