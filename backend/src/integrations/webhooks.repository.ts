@@ -145,7 +145,11 @@ export async function redeliver(pool: Pool, endpointId: number, deliveryId: numb
   return rows[0] ? toDelivery(rows[0]) : null;
 }
 
-/** The enabled endpoints (created by `recordedAt`) that take this event type, with what they may see. */
+/**
+ * The enabled endpoints (created by `recordedAt`) that take this event type, with what they may see. Compared at
+ * the millisecond, the precision of the event's time: an endpoint created in the event's millisecond (a few
+ * microseconds earlier by PostgreSQL's clock) gets it.
+ */
 export async function endpointsFor(
   client: PoolClient,
   type: IntegrationEventType,
@@ -153,7 +157,7 @@ export async function endpointsFor(
 ): Promise<{ id: number; includePersonalData: boolean }[]> {
   const { rows } = await client.query<{ id: number; includePersonalData: boolean }>(
     `SELECT id, include_personal AS "includePersonalData" FROM webhook_endpoints
-     WHERE enabled AND $1 = ANY (event_types) AND created_at <= $2 ORDER BY id`,
+     WHERE enabled AND $1 = ANY (event_types) AND date_trunc('milliseconds', created_at) <= $2 ORDER BY id`,
     [type, recordedAt],
   );
   return rows;
