@@ -7,7 +7,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { usePublicConfig } from '../../features/payment/api/get-public-config';
 import { useTicketSummary } from '../../features/payment/api/get-ticket-summary';
 import { savePendingTicket } from '../../features/payment/pending-ticket';
-import { useCurrentCustomer } from '../../features/support-request/api/get-current-customer';
+import { useCurrentCustomer } from '../../lib/current-customer';
 import { StepIndicator } from '../../features/support-request/components/step-indicator';
 import {
   EMPTY_REQUEST,

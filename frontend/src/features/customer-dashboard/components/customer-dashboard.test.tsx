@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { renderWithApp } from '../../../test/render';
-import { ticket } from '../testing/ticket-fixture';
+import { ticket } from '../../../test/ticket-fixture';
 import { CustomerDashboard } from './customer-dashboard';
 
 type Handler = (url: string, init: RequestInit | undefined) => Response;

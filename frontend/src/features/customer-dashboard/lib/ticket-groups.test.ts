@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ticket } from '../testing/ticket-fixture';
+import { ticket } from '../../../test/ticket-fixture';
 import { countTickets, matchesSearch, newestFirst } from './ticket-groups';
 
 describe('countTickets', () => {

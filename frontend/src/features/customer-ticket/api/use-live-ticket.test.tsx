@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithApp } from '../../../test/render';
 import { CustomerTicket } from '../components/ticket-detail';
-import { ticket } from '../testing/ticket-fixture';
+import { ticket } from '../../../test/ticket-fixture';
 
 /** A stand-in for the browser's EventSource: the test pushes the server's messages into it. */
 class FakeEventSource {

@@ -3,7 +3,7 @@ import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatDateTime } from '../../../lib/format-date';
 import { renderWithApp } from '../../../test/render';
-import { ticket } from '../testing/ticket-fixture';
+import { ticket } from '../../../test/ticket-fixture';
 import { CustomerTicket } from './ticket-detail';
 
 function json(status: number, body: unknown): Response {

@@ -4,7 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiRequestError } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
-import { getCurrentCustomer } from '../api/get-current-customer';
+import { getCurrentCustomer } from '../../../lib/current-customer';
 import { getTicketSummary } from '../api/get-ticket-summary';
 import { updateTicketPayment } from '../api/update-ticket-payment';
 import { clearPendingTicket, pendingTicketId } from '../pending-ticket';

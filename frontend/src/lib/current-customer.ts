@@ -1,6 +1,9 @@
 import { currentCustomerSchema, type CurrentCustomer } from '@ppr/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiRequestError, apiRequest } from '../../../lib/api-client';
+import { ApiRequestError, apiRequest } from './api-client';
+
+/** One cache entry for "who is logged in", whichever screen asks. */
+export const currentCustomerQueryKey = ['customer', 'user'] as const;
 
 /** GET /api/customer/user: the logged-in customer, or null (a 401 means "not logged in" here, SPEC section 7). */
 export async function getCurrentCustomer(): Promise<CurrentCustomer | null> {
@@ -12,9 +15,12 @@ export async function getCurrentCustomer(): Promise<CurrentCustomer | null> {
   }
 }
 
-export const currentCustomerQueryOptions = () =>
-  // SPEC section 9: the customer lookup is never served from the cache; no retry before payment.
-  queryOptions({ queryKey: ['customer', 'user'], queryFn: getCurrentCustomer, staleTime: 0, retry: false });
+/**
+ * SPEC section 9: the customer lookup is never served from the cache; the request and payment screens do not
+ * retry it (retry 0), the route guard retries once.
+ */
+export const currentCustomerQueryOptions = (retry: 0 | 1 = 0) =>
+  queryOptions({ queryKey: currentCustomerQueryKey, queryFn: getCurrentCustomer, staleTime: 0, retry });
 
 export function useCurrentCustomer() {
   return useQuery(currentCustomerQueryOptions());
