@@ -63,23 +63,27 @@ export class PublicFormLimits {
   private readonly logger = new Logger(PublicFormLimits.name);
 
   constructor(
-    private readonly limiter: Pick<RateLimiter, 'hit'>,
+    private readonly limiter: Pick<RateLimiter, 'hitThen'>,
     private readonly config: PublicFormLimitConfig,
   ) {}
 
   /** Counts one submission of `form`; past a limit a 429 with Retry-After (set on the response now). */
   async consume(form: string, request: Request): Promise<void> {
     const address = clientAddressKey(request.ip);
-    const own = await this.limiter.hit(`form:${form}:${address}`, this.config.PUBLIC_FORM_LIMIT_PER_HOUR, HOUR_SECONDS);
+    // The address's count, and everybody's only for submissions the address may make (one noisy address
+    // cannot use up everybody's share): one statement.
+    const { first: own, second: all } = await this.limiter.hitThen(
+      { key: `form:${form}:${address}`, limit: this.config.PUBLIC_FORM_LIMIT_PER_HOUR },
+      { key: `form-global:${form}`, limit: this.config.PUBLIC_FORM_GLOBAL_LIMIT_PER_HOUR },
+      HOUR_SECONDS,
+    );
     if (!own.allowed) {
       if (own.hits === this.config.PUBLIC_FORM_LIMIT_PER_HOUR + 1) {
         this.logger.log(`Public form ${form}: ${address} reached its hourly limit`);
       }
       this.refuse(request, own.retryAfterSeconds);
     }
-    // Counted only for submissions the address may make: one noisy address cannot use up everybody's share.
-    const all = await this.limiter.hit(`form-global:${form}`, this.config.PUBLIC_FORM_GLOBAL_LIMIT_PER_HOUR, HOUR_SECONDS);
-    if (!all.allowed) {
+    if (all && !all.allowed) {
       if (all.hits === this.config.PUBLIC_FORM_GLOBAL_LIMIT_PER_HOUR + 1) {
         this.logger.warn(
           `Public form ${form} reached its global limit of ${this.config.PUBLIC_FORM_GLOBAL_LIMIT_PER_HOUR} per hour ` +

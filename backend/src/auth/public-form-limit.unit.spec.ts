@@ -1,7 +1,7 @@
 import { HttpStatus } from '@nestjs/common';
 import type { Request } from 'express';
 import { clientAddressKey, PublicFormLimitExceededException, PublicFormLimits, tooManySubmissionsMessage } from './public-form-limit';
-import type { RateLimitResult } from './rate-limiter';
+import type { NestedRateLimitResult, RateLimitKey, RateLimitResult } from './rate-limiter';
 
 describe('tooManySubmissionsMessage', () => {
   it.each([
@@ -39,10 +39,15 @@ describe('PublicFormLimits', () => {
     const calls: Array<{ key: string; limit: number; windowSeconds: number }> = [];
     return {
       calls,
-      hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
-        calls.push({ key, limit, windowSeconds });
-        const answer = Object.entries(answers).find(([prefix]) => key.startsWith(prefix))?.[1];
-        return Promise.resolve(answer ?? { hits: 1, allowed: true, retryAfterSeconds: 3600 });
+      /** As RateLimiter.hitThen: the second key is counted only when the first allows the attempt. */
+      hitThen(first: RateLimitKey, second: RateLimitKey, windowSeconds: number): Promise<NestedRateLimitResult> {
+        const count = ({ key, limit }: RateLimitKey): RateLimitResult => {
+          calls.push({ key, limit, windowSeconds });
+          const answer = Object.entries(answers).find(([prefix]) => key.startsWith(prefix))?.[1];
+          return answer ?? { hits: 1, allowed: true, retryAfterSeconds: 3600 };
+        };
+        const own = count(first);
+        return Promise.resolve({ first: own, second: own.allowed ? count(second) : null });
       },
     };
   }

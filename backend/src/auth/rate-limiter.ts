@@ -10,6 +10,31 @@ export interface RateLimitResult {
   readonly retryAfterSeconds: number;
 }
 
+export interface RateLimitKey {
+  readonly key: string;
+  readonly limit: number;
+}
+
+export interface NestedRateLimitResult {
+  readonly first: RateLimitResult;
+  /** Null when `first` refused the attempt: the second counter was not counted. */
+  readonly second: RateLimitResult | null;
+}
+
+/**
+ * The upsert's tail, for `INSERT INTO rate_limits AS r ... VALUES/SELECT (key, now(), 1)` with the window in
+ * seconds as $2: one more hit in the current window (a window that has ended starts again), returning the
+ * hits and the seconds left.
+ */
+const COUNT_ONE_MORE = `ON CONFLICT (key) DO UPDATE SET
+         hits = CASE WHEN r.window_start <= now() - make_interval(secs => $2) THEN 1 ELSE r.hits + 1 END,
+         window_start = CASE WHEN r.window_start <= now() - make_interval(secs => $2) THEN now() ELSE r.window_start END
+       RETURNING hits, ceil(extract(epoch FROM (window_start + make_interval(secs => $2) - now())))::int AS retry`;
+
+function result(row: { hits: number; retry: number }, limit: number): RateLimitResult {
+  return { hits: row.hits, allowed: row.hits <= limit, retryAfterSeconds: Math.max(1, row.retry) };
+}
+
 /**
  * Fixed-window counters in PostgreSQL (table rate_limits), shared by every API process. Each call is one
  * statement on the pool.
@@ -31,15 +56,35 @@ export class RateLimiter {
    */
   async hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
     const { rows } = await this.db.pool.query<{ hits: number; retry: number }>(
-      `INSERT INTO rate_limits AS r (key, window_start, hits) VALUES ($1, now(), 1)
-       ON CONFLICT (key) DO UPDATE SET
-         hits = CASE WHEN r.window_start <= now() - make_interval(secs => $2) THEN 1 ELSE r.hits + 1 END,
-         window_start = CASE WHEN r.window_start <= now() - make_interval(secs => $2) THEN now() ELSE r.window_start END
-       RETURNING hits, ceil(extract(epoch FROM (window_start + make_interval(secs => $2) - now())))::int AS retry`,
+      `INSERT INTO rate_limits AS r (key, window_start, hits) VALUES ($1, now(), 1) ${COUNT_ONE_MORE}`,
       [key, windowSeconds],
     );
+    return result(rows[0]!, limit);
+  }
+
+  /**
+   * Two counters in one statement (one round trip, one commit): `first`, and `second` only when `first`
+   * allows the attempt (a public form's address, then everybody's share: one noisy address cannot use up
+   * the shared one). Both rows are locked in that order by every caller, so parallel calls cannot
+   * deadlock, and each one sees distinct counts as with `hit`.
+   */
+  async hitThen(first: RateLimitKey, second: RateLimitKey, windowSeconds: number): Promise<NestedRateLimitResult> {
+    const { rows } = await this.db.pool.query<{ hits: number; retry: number; second_hits: number | null; second_retry: number | null }>(
+      `WITH first_hit AS (
+         INSERT INTO rate_limits AS r (key, window_start, hits) VALUES ($1, now(), 1) ${COUNT_ONE_MORE}
+       ), second_hit AS (
+         INSERT INTO rate_limits AS r (key, window_start, hits)
+         SELECT $3, now(), 1 FROM first_hit WHERE first_hit.hits <= $4::int ${COUNT_ONE_MORE}
+       )
+       SELECT f.hits, f.retry, s.hits AS second_hits, s.retry AS second_retry
+         FROM first_hit f LEFT JOIN second_hit s ON true`,
+      [first.key, windowSeconds, second.key, first.limit],
+    );
     const row = rows[0]!;
-    return { hits: row.hits, allowed: row.hits <= limit, retryAfterSeconds: Math.max(1, row.retry) };
+    return {
+      first: result(row, first.limit),
+      second: row.second_hits === null ? null : result({ hits: row.second_hits, retry: row.second_retry ?? 0 }, second.limit),
+    };
   }
 
   /** Forgets the key's count (a successful login clears its failures). */
