@@ -59,12 +59,21 @@ function ownedTable(projection: AnyProjection, name: string): ProjectionTable {
   return table;
 }
 
+/** One write statement of a batch: its SQL given where its JSON parameter is and an extra condition. */
+export interface RowWrite {
+  /** `param`: the placeholder of the rows' JSON (`$1`); `guard`: a condition every row must meet too, or none. */
+  sql(param: string, guard?: string): string;
+  /** The rows, as the one JSON parameter. */
+  readonly rows: string;
+}
+
 /**
- * Writes merged rows: one INSERT and one UPDATE per table at most, the rows travelling as one JSON
- * parameter each (`jsonb_populate_recordset` turns them into typed rows). `schema` names where the
- * tables are (a replay's fresh schema); without it, the connection's search_path decides.
+ * The statements that write merged rows: one INSERT and one UPDATE per table at most, the rows travelling
+ * as one JSON parameter each (`jsonb_populate_recordset` turns them into typed rows). `schema` names where
+ * the tables are (a replay's fresh schema); without it, the connection's search_path decides.
  */
-export async function writeRows(db: Queryable, projection: AnyProjection, merged: MergedRows, schema?: string): Promise<void> {
+export function rowWrites(projection: AnyProjection, merged: MergedRows, schema?: string): RowWrite[] {
+  const writes: RowWrite[] = [];
   for (const [tableName, rows] of merged) {
     const table = ownedTable(projection, tableName);
     const ref = tableRef(table.name, schema);
@@ -76,22 +85,32 @@ export async function writeRows(db: Queryable, projection: AnyProjection, merged
     }
     if (inserts.length > 0) {
       const columns = [...new Set(inserts.flatMap((row) => Object.keys(row)))].map(quoteIdentifier).join(', ');
-      await db.query(`INSERT INTO ${ref} (${columns}) SELECT ${columns} FROM jsonb_populate_recordset(NULL::${ref}, $1::jsonb)`, [
-        JSON.stringify(inserts),
-      ]);
+      writes.push({
+        sql: (param, guard) =>
+          `INSERT INTO ${ref} (${columns}) SELECT ${columns} FROM jsonb_populate_recordset(NULL::${ref}, ${param}::jsonb)` +
+          (guard ? ` WHERE ${guard}` : ''),
+        rows: JSON.stringify(inserts),
+      });
     }
     const names = [...new Set(updates.flatMap((row) => Object.keys(row)))].filter((name) => name !== table.key);
     if (names.length > 0) {
       const columns = names.map(quoteIdentifier);
-      await db.query(
-        `UPDATE ${ref} AS t SET (${columns.join(', ')}) = (
-           SELECT ${columns.map((c) => `r.${c}`).join(', ')} FROM jsonb_populate_record(t, p.patch) AS r)
-         FROM jsonb_array_elements($1::jsonb) AS p(patch)
-         WHERE t.${quoteIdentifier(table.key)} = (p.patch->>'${table.key}')::${table.keyType}`,
-        [JSON.stringify(updates)],
-      );
+      writes.push({
+        sql: (param, guard) =>
+          `UPDATE ${ref} AS t SET (${columns.join(', ')}) = (
+             SELECT ${columns.map((c) => `r.${c}`).join(', ')} FROM jsonb_populate_record(t, p.patch) AS r)
+           FROM jsonb_array_elements(${param}::jsonb) AS p(patch)
+           WHERE t.${quoteIdentifier(table.key)} = (p.patch->>'${table.key}')::${table.keyType}` + (guard ? ` AND ${guard}` : ''),
+        rows: JSON.stringify(updates),
+      });
     }
   }
+  return writes;
+}
+
+/** Writes merged rows, one statement after another (see `rowWrites`). */
+export async function writeRows(db: Queryable, projection: AnyProjection, merged: MergedRows, schema?: string): Promise<void> {
+  for (const write of rowWrites(projection, merged, schema)) await db.query(write.sql('$1'), [write.rows]);
 }
 
 /** Merges a batch's operations and writes them (see `mergeOperations` and `writeRows`). */

@@ -65,14 +65,22 @@ export async function writeCheckpoint(db: Queryable, name: string, position: Pos
  */
 export async function advanceCheckpoint(db: Queryable, name: string, from: Position, to: Position): Promise<boolean> {
   if (comparePositions(to, from) <= 0) return comparePositions(to, from) === 0;
-  const { rows } = await db.query<{ name: string }>(
-    `UPDATE projection_checkpoints
+  const { rows } = await db.query<{ name: string }>(ADVANCE_CHECKPOINT, advanceCheckpointValues(name, from, to));
+  return rows.length > 0;
+}
+
+/**
+ * Moves a running projection's checkpoint from `from` ($2, $3) to `to` ($4, $5) and returns its name; no
+ * row when it is not at `from` (another runner or a replay moved it, or it failed). Locks the row.
+ */
+export const ADVANCE_CHECKPOINT = `UPDATE projection_checkpoints
         SET position_commit = $4, position_prepare = $5, updated_at = now()
       WHERE name = $1 AND state = 'running' AND position_commit = $2 AND position_prepare = $3
-      RETURNING name`,
-    [name, from.commit.toString(), from.prepare.toString(), to.commit.toString(), to.prepare.toString()],
-  );
-  return rows.length > 0;
+      RETURNING name`;
+
+/** The five parameters of `ADVANCE_CHECKPOINT`. */
+export function advanceCheckpointValues(name: string, from: Position, to: Position): string[] {
+  return [name, from.commit.toString(), from.prepare.toString(), to.commit.toString(), to.prepare.toString()];
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
-import { DuplicateRowInsertError, type MergedRows, mergeOperations, writeRows } from '../apply';
-import { advanceCheckpoint, readCheckpoint } from '../checkpoints';
+import { DuplicateRowInsertError, type MergedRows, mergeOperations, rowWrites } from '../apply';
+import { ADVANCE_CHECKPOINT, advanceCheckpointValues, readCheckpoint } from '../checkpoints';
 import type { ProjectionState } from '../checkpoints.table';
 import type { Position, RecordedEvent } from '../event-source';
 import { type AnyProjection, type AnyRowOperation, PoisonedEventError } from '../projection';
@@ -88,10 +88,16 @@ function isEmpty(rows: MergedRows): boolean {
 }
 
 /**
- * Writes a batch's rows and moves the checkpoint in one transaction, the checkpoint first: its
- * conditional update locks the row and checks it is where this runner left it (exactly-once: a batch is
- * applied whole, once, or not at all). BEGIN, the checkpoint, one statement per table and kind of write,
- * COMMIT. A batch with nothing to write needs no transaction at all: only its position moves.
+ * Writes a batch's rows and moves its checkpoint in ONE statement (one round trip, one commit): the
+ * checkpoint's conditional update comes first as a CTE, and every row write is guarded by it, so the batch
+ * is applied whole, once, or not at all (exactly-once). The update locks the checkpoint row and, under READ
+ * COMMITTED, checks it again once it has the lock: when another runner or a replay moved it meanwhile, no
+ * row is written. Every writer of a projection's tables moves its checkpoint, so a batch that got the
+ * checkpoint at `from` also sees the tables as they were there. A batch with nothing to write needs no
+ * statement at all: only its position moves.
+ *
+ * With a `beforeCheckpoint` hook (tests), the same statement runs in a transaction, and the hook between
+ * it and the COMMIT.
  */
 async function writeBatch(
   context: BatchContext,
@@ -99,17 +105,33 @@ async function writeBatch(
   events: readonly RecordedEvent[],
   rows: MergedRows,
 ): Promise<BatchOutcome> {
-  const { projection } = context;
+  const { projection, hooks } = context;
   const last = events[events.length - 1]!.position;
   if (isEmpty(rows)) return { kind: 'applied', position: last, stored: from.stored };
-  return inTransaction(context.pool, async (client): Promise<BatchOutcome> => {
-    if (!(await advanceCheckpoint(client, projection.name, from.stored, last))) {
-      const stored = await readCheckpoint(client, projection.name);
+  const writes = rowWrites(projection, rows);
+  const guard = 'EXISTS (SELECT 1 FROM checkpoint)';
+  const statement = {
+    text: [
+      `WITH checkpoint AS (${ADVANCE_CHECKPOINT})`,
+      ...writes.map((write, index) => `, write_${index} AS (${write.sql(`$${6 + index}`, guard)})`),
+      ' SELECT count(*)::int AS advanced FROM checkpoint',
+    ].join(''),
+    values: [...advanceCheckpointValues(projection.name, from.stored, last), ...writes.map((write) => write.rows)],
+  };
+  const write = async (db: Queryable): Promise<BatchOutcome> => {
+    const { rows: result } = await db.query<{ advanced: number }>(statement.text, statement.values);
+    if (result[0]?.advanced !== 1) {
+      const stored = await readCheckpoint(db, projection.name);
       return { kind: 'moved', position: stored.position, state: stored.state };
     }
-    await writeRows(client, projection, rows);
-    await context.hooks?.beforeCheckpoint?.({ projection: projection.name, events, db: client });
     return { kind: 'applied', position: last, stored: last };
+  };
+  const beforeCheckpoint = hooks?.beforeCheckpoint;
+  if (!beforeCheckpoint) return write(context.pool);
+  return inTransaction(context.pool, async (client) => {
+    const outcome = await write(client);
+    if (outcome.kind === 'applied') await beforeCheckpoint({ projection: projection.name, events, db: client });
+    return outcome;
   });
 }
 
