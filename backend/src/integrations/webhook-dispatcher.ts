@@ -143,8 +143,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     for await (const event of this.store.subscribe(from, { signal })) {
       const position = formatPosition(event.position);
       const full = toIntegrationEvent(event, { personal: true });
-      if (!full) {
-        // Internal events move the checkpoint too, but lazily: re-reading a few after a restart costs nothing.
+      // Who wants it, read before any transaction: most events go to no endpoint, and those cost this one
+      // read and no commit.
+      const endpoints = full ? await webhooks.endpointsFor(this.db.pool, full.type, event.recordedAt) : [];
+      if (!full || endpoints.length === 0) {
+        // Events for nobody move the checkpoint too, but lazily: re-reading a few after a restart costs nothing.
         if (++skipped >= 100) {
           await webhooks.writeOutboxCheckpoint(this.db.pool, position);
           skipped = 0;
@@ -153,12 +156,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       }
       const plain = toIntegrationEvent(event, { personal: false })!;
       const client = await this.db.pool.connect();
-      let added = 0;
       try {
         await client.query('BEGIN');
-        for (const endpoint of await webhooks.endpointsFor(client, full.type, event.recordedAt)) {
+        for (const endpoint of endpoints) {
           await webhooks.insertDelivery(client, endpoint.id, endpoint.includePersonalData ? full : plain, hours);
-          added += 1;
         }
         await webhooks.writeOutboxCheckpoint(client, position);
         await client.query('COMMIT');
@@ -169,7 +170,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
         client.release();
       }
       skipped = 0;
-      if (added > 0) this.wake();
+      this.wake();
     }
   }
 

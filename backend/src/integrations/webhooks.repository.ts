@@ -151,7 +151,7 @@ export async function redeliver(pool: Pool, endpointId: number, deliveryId: numb
  * microseconds earlier by PostgreSQL's clock) gets it.
  */
 export async function endpointsFor(
-  client: PoolClient,
+  client: Pool | PoolClient,
   type: IntegrationEventType,
   recordedAt: Date,
 ): Promise<{ id: number; includePersonalData: boolean }[]> {

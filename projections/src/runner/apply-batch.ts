@@ -126,11 +126,10 @@ async function writeBatch(
     }
     return { kind: 'applied', position: last, stored: last };
   };
-  const beforeCheckpoint = hooks?.beforeCheckpoint;
-  if (!beforeCheckpoint) return write(context.pool);
+  if (!hooks?.beforeCheckpoint) return write(context.pool);
   return inTransaction(context.pool, async (client) => {
     const outcome = await write(client);
-    if (outcome.kind === 'applied') await beforeCheckpoint({ projection: projection.name, events, db: client });
+    if (outcome.kind === 'applied') await hooks.beforeCheckpoint?.({ projection: projection.name, events, db: client });
     return outcome;
   });
 }
