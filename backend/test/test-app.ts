@@ -16,18 +16,16 @@ export interface TestApp {
 }
 
 /**
- * The whole application on a real PostgreSQL when DATABASE_URL is set (in a schema of its own, dropped
- * afterwards), otherwise on an in-memory embedded database.
+ * The whole application on the database `env` names (by default an in-memory embedded one), left as it is
+ * when the app closes: several runs can share one schema or data folder, as restarts do.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const schema = testSchema('test');
+export async function openTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
     EVENT_STORE_POLL_MS: '100',
     // Nothing on disk, even beside a real PostgreSQL (the session secret file lives in DATA_DIR).
     DATA_DIR: 'memory',
-    ...schema.env,
     ...env,
   });
   const app = await createApp(config, { serveSpa: false, logger: false });
@@ -36,8 +34,21 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     config,
     db: app.get<Database>(DATABASE),
     store: app.get<EventStore>(EVENT_STORE),
+    close: () => app.close(),
+  };
+}
+
+/**
+ * The whole application on a real PostgreSQL when DATABASE_URL is set (in a schema of its own, dropped
+ * afterwards), otherwise on an in-memory embedded database.
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const schema = testSchema('test');
+  const t = await openTestApp({ ...schema.env, ...env });
+  return {
+    ...t,
     async close() {
-      await app.close();
+      await t.close();
       await schema.drop();
     },
   };

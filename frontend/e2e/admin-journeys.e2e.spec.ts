@@ -1,13 +1,14 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { CHROMIUM_PATH, HAS_CHROMIUM } from '../playwright.config';
+import { expectAccessibleAdminScreen, setUpFirstAdmin } from './support/admin';
+import { submitSupportRequest } from './support/api';
+import { logIn, registerThroughForm } from './support/customer';
+import { VERIFICATION_LINK } from './support/database';
+import { OwnServer } from './support/server';
 
 /**
  * Issue 15, the rest of "What it must show": what the admin does reaches the customer (status, Technician
@@ -31,22 +32,11 @@ const DATABASE_URL = process.env.DATABASE_URL;
 const RUN = `Jrn${Date.now().toString(36)}`;
 const run = RUN.toLowerCase();
 const ADMIN = { username: 'journey_boss', email: `boss.${run}@example.com`, password: 'Journey123' };
-const frontendDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** A port nobody listens on right now (as playwright.config.ts finds its own): test.use needs it at load time. */
-function freePort(): number {
-  const probe =
-    "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
-  const port = Number(spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' }).stdout);
-  if (!Number.isInteger(port) || port <= 0) throw new Error('Could not find a free port for the journeys server');
-  return port;
-}
-
-const PORT = freePort();
-const BASE_URL = `http://127.0.0.1:${PORT}`;
-// A schema of its own on a PostgreSQL server: its first admin and mail are this file's alone.
-const SCHEMA = `e2e_journeys_${Date.now().toString(36)}`;
-test.use({ baseURL: BASE_URL });
+// The server: e2e/serve.mjs, with this file's environment; on a PostgreSQL server, a schema of its own (its
+// first admin and mail are this file's alone).
+const server = new OwnServer('journeys');
+test.use({ baseURL: server.baseURL });
 
 // ---------------------------------------------------------------------------------------------------------
 // A real SMTP server this test controls: it keeps every message, can refuse recipients, and can hold messages.
@@ -111,99 +101,19 @@ function linkIn(mail: ParsedMail, pattern: RegExp): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The server: e2e/serve.mjs, with this file's environment.
-
-let server: ChildProcess | undefined;
-
-async function startServer(smtpUrl: string): Promise<void> {
-  server = spawn(process.execPath, ['e2e/serve.mjs'], {
-    cwd: frontendDir,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      APP_BASE_URL: BASE_URL,
-      SMTP_URL: smtpUrl,
-      // One attempt: a refused ticket email stays failed, for the admin to resend.
-      NOTIFICATION_MAX_ATTEMPTS: '1',
-      PUBLIC_FORM_LIMIT_PER_HOUR: '1000',
-      PUBLIC_FORM_GLOBAL_LIMIT_PER_HOUR: '10000',
-      ...(DATABASE_URL ? { DATABASE_SCHEMA: SCHEMA } : {}),
-    },
-  });
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`The journeys server exited with ${server.exitCode}`);
-    try {
-      if ((await fetch(`${BASE_URL}/robots.txt`)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) throw new Error('The journeys server did not start within 120 s');
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-async function stopServer(): Promise<void> {
-  const child = server;
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-// ---------------------------------------------------------------------------------------------------------
 // Pages and helpers.
 
 let admin: Page;
 let customer: Page;
 
-async function expectNoSeriousAxeViolations(target: Page, where: string) {
-  for (const width of [390, 1366]) {
-    await target.setViewportSize({ width, height: 900 });
-    const results = await new AxeBuilder({ page: target }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    const serious = results.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id} (${violation.impact}) at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-    expect(serious, `${where} at ${width}px:\n${serious.join('\n')}`).toEqual([]);
-  }
-  await target.setViewportSize({ width: 1366, height: 900 });
-}
-
-/** A JSON call from a page, with the headers the site's own scripts send. */
-async function callApi<T>(page: Page, method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; data: T }> {
-  return page.evaluate(
-    async ({ method, url, body }) => {
-      const response = await fetch(url, {
-        method,
-        credentials: 'same-origin',
-        headers: {
-          Accept: 'application/json',
-          'X-Requested-With': 'XMLHttpRequest',
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await response.text();
-      return { status: response.status, data: (text ? JSON.parse(text) : null) as T };
-    },
-    { method, url, body },
-  );
-}
-
 /** A support request from a page (the page's session, if any, decides whose ticket it is). */
-async function submitRequest(page: Page, businessName: string, email: string): Promise<number> {
-  const { status, data } = await callApi<{ id: number }>(page, 'POST', '/api/support-request', {
+function submitRequest(page: Page, businessName: string, email: string): Promise<number> {
+  return submitSupportRequest(page, {
     businessName,
-    contactName: 'Jordan Reyes',
     email,
-    phone: '7035550111',
     address: '2 King St, Alexandria, VA',
-    serviceCategory: 'windows',
     issueDescription: 'The laptop reboots every few minutes.',
   });
-  expect(status).toBe(201);
-  return data.id;
 }
 
 function toast(page: Page, text: string): Locator {
@@ -225,33 +135,21 @@ async function showTicket(businessName: string) {
   await expect(ticketRow(businessName)).toBeVisible();
 }
 
-async function newPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 1366, height: 900 } });
-  return context.newPage();
-}
-
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(180_000);
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const { port } = smtp.server.address() as { port: number };
-  await startServer(`smtp://127.0.0.1:${port}`);
-
-  // The first admin of this server, set up through the API (the setup screen is the portal suite's), then
-  // logged in through the login screen.
-  admin = await newPage(browser);
-  customer = await newPage(browser);
-  await admin.goto('/admin/login');
-  expect((await callApi(admin, 'POST', '/api/admin/create', ADMIN)).status).toBe(201);
-  await admin.getByLabel(/^Username/).fill(ADMIN.username);
-  await admin.getByLabel(/^Password/).fill(ADMIN.password);
-  await admin.getByRole('button', { name: 'Log In' }).click();
-  await expect(admin.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+  // One attempt: a refused ticket email stays failed, for the admin to resend.
+  await server.start({ SMTP_URL: `smtp://127.0.0.1:${port}`, NOTIFICATION_MAX_ATTEMPTS: '1' });
+  admin = await server.newPage(browser);
+  customer = await server.newPage(browser);
+  await setUpFirstAdmin(admin, ADMIN);
 });
 
 test.afterAll(async () => {
   await admin?.context().close();
   await customer?.context().close();
-  await stopServer();
+  await server.stop();
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
 });
 
@@ -261,23 +159,12 @@ test("the customer sees the admin's status change and Technician Notes, and gets
   const notes = 'Replaced the power supply; the laptop runs cool again.';
 
   // The customer registers, verifies through the emailed link and logs in.
-  await customer.goto('/customer/register');
-  await customer.getByRole('textbox', { name: 'Username', exact: true }).fill(account.username);
-  await customer.getByRole('textbox', { name: 'Email', exact: true }).fill(account.email);
-  await customer.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
-  await customer.getByRole('textbox', { name: 'Confirm password', exact: true }).fill(account.password);
-  await customer.getByRole('button', { name: 'Create Account' }).click();
-  await expect(
-    customer.getByRole('tabpanel', { name: 'Login' }).getByText('Check your email for a link to verify your address'),
-  ).toBeVisible();
+  await registerThroughForm(customer, account);
   const verification = await receivedMail(account.email, /verify/i);
-  await customer.goto(linkIn(verification, /https?:\/\/\S*\/api\/customer\/verify-email\?token=[A-Za-z0-9_%-]+/));
+  await customer.goto(linkIn(verification, VERIFICATION_LINK));
   await customer.getByRole('button', { name: 'Verify my email address' }).click();
   await customer.waitForURL('**/customer/login?verified=true');
-  await customer.getByRole('textbox', { name: 'Email or username', exact: true }).fill(account.email);
-  await customer.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
-  await customer.getByRole('button', { name: 'Log In' }).click();
-  await customer.waitForURL('**/customer/dashboard');
+  await logIn(customer, account.email, account.password);
 
   // A request from the account: the customer owns the ticket.
   const ticketId = await submitRequest(customer, business, account.email);
@@ -308,7 +195,7 @@ test("the customer sees the admin's status change and Technician Notes, and gets
   const technicianNotes = customer.getByRole('heading', { name: 'Technician Notes' }).locator('xpath=..');
   await expect(technicianNotes).toContainText(notes);
   await expect(customer.getByRole('progressbar')).toHaveAttribute('aria-valuetext', 'Active, 75%');
-  await expectNoSeriousAxeViolations(customer, '/ticket/:id with Technician Notes');
+  await expectAccessibleAdminScreen(customer, '/ticket/:id with Technician Notes');
 
   // And has the status-update email in their mailbox.
   const update = await receivedMail(account.email, /^Update on your support request PPR-\d{4}-\d+: Active$/);
@@ -325,7 +212,7 @@ test.describe('the response clock', () => {
     // The fee was waived two hours ago: a TicketFeeWaived event whose occurredAt is backdated, appended to
     // the ticket's stream through the event store's own append function (as the backend appends), so the
     // projection and the decider see it like any other event. The response window is one hour (SPEC 9).
-    const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1, options: `-c search_path=${SCHEMA}` });
+    const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1, options: `-c search_path=${server.schema}` });
     try {
       const occurredAt = new Date(Date.now() - 2 * 3_600_000).toISOString();
       await pool.query('SELECT es_append($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])', [
@@ -356,7 +243,7 @@ test.describe('the response clock', () => {
       await expect(ticketRow(business).getByText('Overdue', { exact: true })).toBeVisible({ timeout: 2_000 });
     }).toPass({ timeout: 20_000 });
     await expect(admin.getByText('Showing 1–1 of 1 tickets')).toBeVisible();
-    await expectNoSeriousAxeViolations(admin, 'tickets filtered to overdue');
+    await expectAccessibleAdminScreen(admin, 'tickets filtered to overdue');
 
     // Staff answer: a status change is the first action after the waiver, which stops the clock.
     await ticketRow(business)
@@ -398,7 +285,7 @@ test('a failed email is resent from the Email Notifications tab', async () => {
   const log = admin.getByRole('region', { name: 'Email notifications' });
   const failed = log.getByRole('row').filter({ hasText: email }).filter({ hasText: 'ticket-created' });
   await expect(failed).toContainText('Mailbox temporarily unavailable');
-  await expectNoSeriousAxeViolations(admin, 'email notifications with a failed email');
+  await expectAccessibleAdminScreen(admin, 'email notifications with a failed email');
 
   await failed
     .first()
@@ -428,7 +315,7 @@ test('a campaign to a small list skips the address that unsubscribed through the
   await customer.goto(unsubscribe);
   await expect(customer.getByText('You have been unsubscribed.')).toBeVisible();
   await expect(customer.getByText(`${leaver} will no longer receive marketing emails from us.`, { exact: false })).toBeVisible();
-  await expectNoSeriousAxeViolations(customer, '/unsubscribe after the emailed link');
+  await expectAccessibleAdminScreen(customer, '/unsubscribe after the emailed link');
 
   // The campaign to three addresses; the mail server holds the messages until the progress has been seen.
   let release: () => void = () => undefined;
@@ -442,7 +329,7 @@ test('a campaign to a small list skips the address that unsubscribed through the
     const status = admin.getByRole('region', { name: 'Campaign Status' });
     await expect(status.getByRole('progressbar', { name: 'Sending…' })).toBeVisible({ timeout: 20_000 });
     await expect(status.getByText(subject)).toBeVisible();
-    await expectNoSeriousAxeViolations(admin, 'marketing tab with a campaign in progress');
+    await expectAccessibleAdminScreen(admin, 'marketing tab with a campaign in progress');
   } finally {
     hold = null;
     release();

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { CHROMIUM_PATH, HAS_CHROMIUM } from '../playwright.config';
+import { expectAccessibleAdminScreen } from './support/admin';
 
 /**
  * Issue 15: the admin portal in a real browser against the real backend. One admin journey, in order: the
@@ -24,24 +24,6 @@ const business = (n: number) => `${RUN} Biz ${String(n).padStart(2, '0')}`;
 let page: Page;
 /** Paths the site reported to its page-view counter during the journey. */
 const pageViews: string[] = [];
-
-/**
- * axe at phone and desktop widths. `skipFrames`: the rendered email's iframe is sandboxed without scripts, so
- * axe cannot run inside it (and waits for it forever); the email is the customer's, not an admin screen.
- */
-async function expectNoSeriousAxeViolations(target: Page, where: string, { skipFrames = false } = {}) {
-  for (const width of [390, 1366]) {
-    await target.setViewportSize({ width, height: 900 });
-    let builder = new AxeBuilder({ page: target }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
-    if (skipFrames) builder = builder.setLegacyMode(true).options({ iframes: false });
-    const results = await builder.analyze();
-    const serious = results.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id} (${violation.impact}) at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-    expect(serious, `${where} at ${width}px:\n${serious.join('\n')}`).toEqual([]);
-  }
-  await target.setViewportSize({ width: 1366, height: 900 });
-}
 
 /** A request from a page of the site with the browser's own fetch, as the site's scripts make it. */
 async function postFromPage(path: string, body: unknown): Promise<number> {
@@ -126,11 +108,11 @@ test('the first admin is set up once; a second attempt is refused', async () => 
   await page.goto('/admin/setup');
   await expect(page.getByRole('heading', { name: 'Admin Setup' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Create Admin Account' })).toBeVisible();
-  await expectNoSeriousAxeViolations(page, '/admin/setup');
+  await expectAccessibleAdminScreen(page, '/admin/setup');
 
   await page.getByRole('button', { name: 'Create Admin Account' }).click();
   await expect(page.getByText('Username must be at least 3 characters')).toBeVisible();
-  await expectNoSeriousAxeViolations(page, '/admin/setup with errors');
+  await expectAccessibleAdminScreen(page, '/admin/setup with errors');
 
   await page.getByLabel(/^Username/).fill(ADMIN.username);
   await page.getByLabel(/^Email/).fill(ADMIN.email);
@@ -142,7 +124,7 @@ test('the first admin is set up once; a second attempt is refused', async () => 
   // A second attempt: the screen says setup is done, and the API refuses it.
   await page.goto('/admin/setup');
   await expect(page.getByRole('heading', { name: 'Setup is already done' })).toBeVisible();
-  await expectNoSeriousAxeViolations(page, '/admin/setup when done');
+  await expectAccessibleAdminScreen(page, '/admin/setup when done');
   expect(await postFromPage('/api/admin/create', { username: 'intruder', email: 'intruder@example.com', password: 'Intruder123' })).toBe(
     403,
   );
@@ -155,7 +137,7 @@ test('the dashboard sends a visitor without a session to the login screen', asyn
   await expect(page).toHaveURL(/\/admin\/login$/);
   await expect(toast('Authentication Failed')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Return to Website' })).toHaveAttribute('href', '/');
-  await expectNoSeriousAxeViolations(page, '/admin/login');
+  await expectAccessibleAdminScreen(page, '/admin/login');
 });
 
 test('a wrong password is refused; the right one opens the dashboard', async () => {
@@ -166,7 +148,7 @@ test('a wrong password is refused; the right one opens the dashboard', async () 
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
   await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Support Tickets' })).toHaveAttribute('aria-selected', 'true');
-  await expectNoSeriousAxeViolations(page, '/admin/dashboard');
+  await expectAccessibleAdminScreen(page, '/admin/dashboard');
 });
 
 test('filters and sorts the list, and pages through 60 tickets', async () => {
@@ -194,7 +176,7 @@ test('filters and sorts the list, and pages through 60 tickets', async () => {
   }
   await expect(pages.getByRole('button', { name: /^Page \d+$/ })).toHaveText(['1', '5', '6']);
   await expect(pages.getByRole('button', { name: 'Next' })).toBeDisabled();
-  await expectNoSeriousAxeViolations(page, 'tickets page 6');
+  await expectAccessibleAdminScreen(page, 'tickets page 6');
 
   // Keyboard: the page buttons are reached and pressed from the keyboard.
   await pages.getByRole('button', { name: 'Page 1' }).focus();
@@ -227,7 +209,7 @@ test('changes a status, marks $0 and free diagnostic, and edits notes', async ()
     .click();
   const zero = page.getByRole('dialog', { name: 'Mark as $0 Cost' });
   await expect(zero.getByLabel('Payment notes')).toHaveValue('Zero-cost diagnostic fee');
-  await expectNoSeriousAxeViolations(page, '$0 cost dialog');
+  await expectAccessibleAdminScreen(page, '$0 cost dialog');
   await zero.getByRole('button', { name: 'Confirm' }).click();
   await expect(zero).toBeHidden();
   await expect(row(2).getByText('$0 Diagnostic')).toBeVisible();
@@ -238,7 +220,7 @@ test('changes a status, marks $0 and free diagnostic, and edits notes', async ()
     .click();
   const free = page.getByRole('dialog', { name: 'Mark as Free Diagnostic' });
   await expect(free.getByLabel('Payment notes')).toHaveValue('Free diagnostic service');
-  await expectNoSeriousAxeViolations(page, 'free diagnostic dialog');
+  await expectAccessibleAdminScreen(page, 'free diagnostic dialog');
   // Escape closes a dialog without a change and gives focus back to the button that opened it.
   await page.keyboard.press('Escape');
   await expect(free).toBeHidden();
@@ -252,7 +234,7 @@ test('changes a status, marks $0 and free diagnostic, and edits notes', async ()
     .getByRole('button', { name: /^Notes/ })
     .click();
   const notes = page.getByRole('dialog', { name: 'Admin Notes' });
-  await expectNoSeriousAxeViolations(page, 'notes dialog');
+  await expectAccessibleAdminScreen(page, 'notes dialog');
   await notes.getByLabel('Notes').fill('Replaced the failing SSD; data restored.');
   await notes.getByRole('button', { name: 'Save Notes' }).click();
   await expect(toast('Notes Updated')).toBeVisible();
@@ -271,7 +253,7 @@ test('adds an engineer in Settings and assigns them to a ticket', async () => {
     .fill(`erin.${RUN.toLowerCase()}@example.com`);
   await page.getByRole('button', { name: 'Add Engineer' }).click();
   await expect(page.getByRole('list', { name: 'Engineers' })).toContainText(ENGINEER);
-  await expectNoSeriousAxeViolations(page, 'settings tab');
+  await expectAccessibleAdminScreen(page, 'settings tab');
 
   // Tabs work from the keyboard: arrows move between them.
   await page.getByRole('tab', { name: 'Settings' }).focus();
@@ -298,7 +280,7 @@ test('the history shows each change with its actor', async () => {
   await expect(byAdmin.filter({ hasText: /pending_payment\s*→\s*changed to\s*active/ })).toHaveCount(1);
   await expect(byAdmin.filter({ hasText: 'Replaced the failing SSD; data restored.' })).toHaveCount(1);
   await expect(byAdmin.filter({ hasText: ENGINEER })).toHaveCount(1);
-  await expectNoSeriousAxeViolations(page, 'history dialog');
+  await expectAccessibleAdminScreen(page, 'history dialog');
   await history.getByRole('button', { name: 'Close' }).click();
   await expect(history).toBeHidden();
 
@@ -320,7 +302,7 @@ test('the email log shows each email, its content in a sandbox, and resends one'
   await page.getByRole('tab', { name: 'Email Notifications' }).click();
   const log = page.getByRole('region', { name: 'Email notifications' });
   await expect(log.getByRole('row').filter({ hasText: 'status-update' }).first()).toBeVisible();
-  await expectNoSeriousAxeViolations(page, 'email notifications tab');
+  await expectAccessibleAdminScreen(page, 'email notifications tab');
 
   const created = log.getByRole('row').filter({ hasText: 'ticket-created' }).first();
   await created.getByRole('button', { name: /^View/ }).click();
@@ -334,7 +316,8 @@ test('the email log shows each email, its content in a sandbox, and resends one'
       .getByText(/PPR-\d{4}-\d+/)
       .first(),
   ).toBeVisible();
-  await expectNoSeriousAxeViolations(page, 'email content dialog', { skipFrames: true });
+  // skipFrames: the rendered email's iframe is sandboxed without scripts; the email is the customer's, not an admin screen.
+  await expectAccessibleAdminScreen(page, 'email content dialog', { skipFrames: true });
   await page.keyboard.press('Escape');
   await expect(content).toBeHidden();
 
@@ -345,14 +328,14 @@ test('the email log shows each email, its content in a sandbox, and resends one'
 test('marketing: file checks, SMTP test, a test send, a campaign with results that survive a reload, and the list', async () => {
   test.setTimeout(120_000);
   await page.getByRole('tab', { name: 'Marketing' }).click();
-  await expectNoSeriousAxeViolations(page, 'marketing tab');
+  await expectAccessibleAdminScreen(page, 'marketing tab');
   const compose = page.getByRole('form', { name: 'Compose marketing email' });
 
   await compose.getByRole('button', { name: 'Send Campaign' }).click();
   await expect(compose.getByText('Subject is required')).toBeVisible();
   await expect(compose.getByText('Email list is required')).toBeVisible();
   await expect(compose.getByText('Email content is required')).toBeVisible();
-  await expectNoSeriousAxeViolations(page, 'marketing compose with errors');
+  await expectAccessibleAdminScreen(page, 'marketing compose with errors');
 
   await compose
     .getByLabel('Upload an HTML file')
@@ -394,7 +377,7 @@ test('marketing: file checks, SMTP test, a test send, a campaign with results th
   await expect(toast('Subscription Updated')).toBeVisible();
   await page.getByLabel('Show', { exact: true }).selectOption('false');
   await expect(list.getByRole('button', { name: `Subscribe ${tester}` })).toBeVisible();
-  await expectNoSeriousAxeViolations(page, 'marketing tab after a campaign');
+  await expectAccessibleAdminScreen(page, 'marketing tab after a campaign');
 });
 
 test('changes the password; the old one is refused afterwards and other sessions end', async ({ browser }) => {
@@ -412,7 +395,7 @@ test('changes the password; the old one is refused afterwards and other sessions
   await form.getByLabel(/^New Password/).fill('weakpass');
   await form.getByRole('button', { name: 'Update Password' }).click();
   await expect(form.getByText('Password must contain at least one uppercase letter')).toBeVisible();
-  await expectNoSeriousAxeViolations(page, 'change password with errors');
+  await expectAccessibleAdminScreen(page, 'change password with errors');
 
   await form.getByLabel(/^Current Password/).fill(ADMIN.password);
   await form.getByLabel(/^New Password/).fill(NEW_PASSWORD);

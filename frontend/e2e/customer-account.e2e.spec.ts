@@ -1,7 +1,17 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import pg from 'pg';
 import { CHROMIUM_PATH, HAS_CHROMIUM } from '../playwright.config';
+import { callApi, submitSupportRequest } from './support/api';
+import { axeAtBothWidths } from './support/axe';
+import {
+  countCard,
+  field,
+  logIn,
+  newCustomer,
+  registerThroughApi,
+  registerThroughForm,
+  verifyThroughEmailedLink,
+} from './support/customer';
+import { emailedLink, useE2eDatabase } from './support/database';
 
 /**
  * Issue 14, the account area: login and registration, email verification through the emailed link, the
@@ -10,8 +20,6 @@ import { CHROMIUM_PATH, HAS_CHROMIUM } from '../playwright.config';
  * DATABASE_URL (as CI runs them); the others run against the embedded database as well.
  */
 const DATABASE_URL = process.env.DATABASE_URL;
-const DATABASE_SCHEMA = process.env.DATABASE_SCHEMA;
-const WIDTHS = [390, 1366] as const;
 
 test.skip(!HAS_CHROMIUM, `Chromium not found at ${CHROMIUM_PATH}: install Debian's chromium to run the browser tests`);
 test.skip(process.env.E2E_SERVER === 'mini', 'E2E_SERVER=mini serves the pages only: there is no account API');
@@ -19,64 +27,9 @@ test.skip(process.env.E2E_SERVER === 'mini', 'E2E_SERVER=mini serves the pages o
 // shared machine.
 test.describe.configure({ timeout: 180_000 });
 
-interface Customer {
-  readonly username: string;
-  readonly email: string;
-  readonly password: string;
-}
-
-function newCustomer(): Customer {
-  const id = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-  return { username: `acct_${id}`, email: `acct.${id}@example.com`, password: 'violet kettle 42' };
-}
-
-async function expectNoSeriousAxeViolations(page: Page, where: string) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const serious = results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes
-          .map((node) => node.target.join(' '))
-          .slice(0, 3)
-          .join(', ')}`,
-    );
-  expect(serious, `${where}\n${serious.join('\n')}`).toEqual([]);
-}
-
-/** axe-core at both widths on the screen now shown; `ready` waits for its content after a resize. */
-async function axeAtBothWidths(page: Page, where: string, ready: () => Promise<void>) {
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await ready();
-    await expectNoSeriousAxeViolations(page, `${where} at ${width}px`);
-  }
-}
-
-/** A JSON call from the page, with the headers the site's own scripts send. */
-async function callApi<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; data: T }> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        credentials: 'same-origin',
-        headers: {
-          Accept: 'application/json',
-          'X-Requested-With': 'XMLHttpRequest',
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await response.text();
-      return { status: response.status, data: (text ? JSON.parse(text) : null) as T };
-    },
-    { method, path, body },
-  );
-}
-
 /** Submits a support request from the page (the browser's session decides whose ticket it is). */
-async function submitRequest(page: Page, email: string, description: string): Promise<number> {
-  const { status, data } = await callApi<{ id: number }>(page, 'POST', '/api/support-request', {
+function submitRequest(page: Page, email: string, description: string): Promise<number> {
+  return submitSupportRequest(page, {
     businessName: 'Acme Accounting LLC',
     contactName: 'Pat Lee',
     email,
@@ -84,8 +37,6 @@ async function submitRequest(page: Page, email: string, description: string): Pr
     serviceCategory: 'networking',
     issueDescription: description,
   });
-  expect(status).toBe(201);
-  return data.id;
 }
 
 /** Pays a ticket's fee through the simulated gateway's API with the test card, as its card form does. */
@@ -102,36 +53,6 @@ async function payWithTestCard(page: Page, ticketId: number): Promise<void> {
   expect(confirmed.data.status).toBe('succeeded');
   const updated = await callApi(page, 'POST', '/api/update-ticket-payment', { ticketId, paymentIntentId: confirmed.data.paymentIntentId });
   expect(updated.status).toBe(200);
-}
-
-async function registerThroughForm(page: Page, customer: Customer): Promise<void> {
-  await page.goto('/customer/register');
-  await expect(page.getByRole('tab', { name: 'Register' })).toHaveAttribute('aria-selected', 'true');
-  await field(page, 'Username').fill(customer.username);
-  await field(page, 'Email').fill(customer.email);
-  await field(page, 'Password').fill(customer.password);
-  await field(page, 'Confirm password').fill(customer.password);
-  await page.getByRole('button', { name: 'Create Account' }).click();
-  await expect(page.getByRole('tabpanel', { name: 'Login' }).getByText('Check your email for a link to verify your address')).toBeVisible();
-  await expect(page.getByRole('tab', { name: 'Login' })).toHaveAttribute('aria-selected', 'true');
-}
-
-async function logIn(page: Page, identifier: string, password: string): Promise<void> {
-  if (!page.url().includes('/customer/login')) await page.goto('/customer/login');
-  await field(page, 'Email or username').fill(identifier);
-  await field(page, 'Password').fill(password);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await page.waitForURL('**/customer/dashboard');
-}
-
-/** A form field by its accessible name (the label without the required-field asterisk, which is aria-hidden). */
-function field(page: Page, name: string) {
-  return page.getByRole('textbox', { name, exact: true });
-}
-
-/** The number shown on one of the dashboard's count cards. */
-function countCard(page: Page, label: 'Total Tickets' | 'Active Tickets' | 'Resolved Tickets') {
-  return page.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd');
 }
 
 test.describe('logged out', () => {
@@ -182,9 +103,8 @@ test.describe('logged out', () => {
   });
 
   test('the login page only returns to paths of this site', async ({ page }) => {
-    const customer = newCustomer();
-    await page.goto('/');
-    expect((await callApi(page, 'POST', '/api/customer/register', customer)).status).toBe(201);
+    const customer = newCustomer('acct');
+    await registerThroughApi(page, customer);
     await page.goto('/customer/login?returnTo=%2F%2Fevil.example%2Fsteal');
     await logIn(page, customer.username, customer.password);
     expect(new URL(page.url()).pathname).toBe('/customer/dashboard');
@@ -200,9 +120,8 @@ test.describe('logged out', () => {
 });
 
 test('a customer logs in by username, sees their tickets with the right counts and badges, opens one, and logs out', async ({ page }) => {
-  const customer = newCustomer();
-  await page.goto('/');
-  expect((await callApi(page, 'POST', '/api/customer/register', customer)).status).toBe(201);
+  const customer = newCustomer('acct');
+  await registerThroughApi(page, customer);
 
   // An unverified account logs in by its username (not by its address).
   await logIn(page, customer.username, customer.password);
@@ -271,39 +190,10 @@ test('a customer logs in by username, sees their tickets with the right counts a
 test.describe('with the emailed links', () => {
   test.skip(!DATABASE_URL, 'the emailed links are read from the mail log table: run with DATABASE_URL set (CI does)');
 
-  let pool: pg.Pool | undefined;
-
-  test.beforeAll(() => {
-    pool = new pg.Pool({
-      connectionString: DATABASE_URL,
-      max: 1,
-      ...(DATABASE_SCHEMA ? { options: `-c search_path=${DATABASE_SCHEMA}` } : {}),
-    });
-  });
-  test.afterAll(async () => {
-    await pool?.end();
-  });
-
-  /** The path of the newest link of this kind emailed to the address (links carry APP_BASE_URL's host). */
-  async function emailedLink(email: string, kind: string, pattern: RegExp): Promise<string> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const { rows } = await pool!.query<{ text_body: string }>(
-        `SELECT text_body FROM mail_messages WHERE lower(to_address) = lower($1) AND kind = $2 ORDER BY id DESC LIMIT 1`,
-        [email, kind],
-      );
-      const link = pattern.exec(rows[0]?.text_body ?? '')?.[1];
-      if (link) {
-        const url = new URL(link);
-        return `${url.pathname}${url.search}`;
-      }
-      if (Date.now() > deadline) throw new Error(`No ${kind} email to ${email} in the mail log`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  const database = useE2eDatabase();
 
   test('a guest request made earlier appears once the customer registers, verifies and logs in', async ({ page, browser }) => {
-    const customer = newCustomer();
+    const customer = newCustomer('acct');
 
     // Earlier, as a guest in another browser: a request with the same address.
     const guest = await browser.newContext();
@@ -314,11 +204,7 @@ test.describe('with the emailed links', () => {
     await guest.close();
 
     await registerThroughForm(page, customer);
-    await page.goto(
-      await emailedLink(customer.email, 'account-verification', /(https?:\/\/\S*\/api\/customer\/verify-email\?token=[A-Za-z0-9_%-]+)/),
-    );
-    await page.getByRole('button', { name: 'Verify my email address' }).click();
-    await page.waitForURL('**/customer/login?verified=true');
+    await verifyThroughEmailedLink(page, database, customer.email);
     await expect(page.getByText('Email verified successfully!')).toBeVisible();
 
     // A verified account logs in by its address too.
@@ -341,13 +227,9 @@ test.describe('with the emailed links', () => {
   });
 
   test('a forgotten password is reset through the emailed link, and the new one logs in', async ({ page }) => {
-    const customer = newCustomer();
+    const customer = newCustomer('acct');
     await registerThroughForm(page, customer);
-    await page.goto(
-      await emailedLink(customer.email, 'account-verification', /(https?:\/\/\S*\/api\/customer\/verify-email\?token=[A-Za-z0-9_%-]+)/),
-    );
-    await page.getByRole('button', { name: 'Verify my email address' }).click();
-    await page.waitForURL('**/customer/login?verified=true');
+    await verifyThroughEmailedLink(page, database, customer.email);
 
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await page.waitForURL('**/customer/forgot-password');
@@ -356,6 +238,7 @@ test.describe('with the emailed links', () => {
     await expect(page.locator('main').getByText('If an account uses that email address, we have sent it a link')).toBeVisible();
 
     const resetPath = await emailedLink(
+      database,
       customer.email,
       'password-reset',
       /(https?:\/\/\S*\/customer\/reset-password\?token=[A-Za-z0-9_%-]+)/,

@@ -1,7 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import pg from 'pg';
+import { expect, test } from '@playwright/test';
 import { CHROMIUM_PATH, HAS_CHROMIUM } from '../playwright.config';
+import { axeAtBothWidths } from './support/axe';
+import { countCard, logIn, newCustomer, registerThroughForm, verifyThroughEmailedLink } from './support/customer';
+import { useE2eDatabase } from './support/database';
 
 /**
  * Issue 14, the customer journey through the screens only: a customer registers, verifies through the emailed
@@ -10,8 +11,6 @@ import { CHROMIUM_PATH, HAS_CHROMIUM } from '../playwright.config';
  * from the mail log table, so the journey runs with DATABASE_URL (as CI runs it).
  */
 const DATABASE_URL = process.env.DATABASE_URL;
-const DATABASE_SCHEMA = process.env.DATABASE_SCHEMA;
-const WIDTHS = [390, 1366] as const;
 
 test.skip(!HAS_CHROMIUM, `Chromium not found at ${CHROMIUM_PATH}: install Debian's chromium to run the browser tests`);
 test.skip(process.env.E2E_SERVER === 'mini', 'E2E_SERVER=mini serves the pages only: there is no API');
@@ -19,81 +18,16 @@ test.skip(!DATABASE_URL, 'the verification link is read from the mail log table:
 // A whole journey through several screens, axe-core on each at two widths, on a shared machine.
 test.describe.configure({ timeout: 180_000 });
 
-let pool: pg.Pool | undefined;
-test.beforeAll(() => {
-  pool = new pg.Pool({
-    connectionString: DATABASE_URL,
-    max: 1,
-    ...(DATABASE_SCHEMA ? { options: `-c search_path=${DATABASE_SCHEMA}` } : {}),
-  });
-});
-test.afterAll(async () => {
-  await pool?.end();
-});
-
-/** The path of the newest verification link emailed to the address (links carry APP_BASE_URL's host). */
-async function verificationLink(email: string): Promise<string> {
-  const pattern = /(https?:\/\/\S*\/api\/customer\/verify-email\?token=[A-Za-z0-9_%-]+)/;
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const { rows } = await pool!.query<{ text_body: string }>(
-      `SELECT text_body FROM mail_messages WHERE lower(to_address) = lower($1) AND kind = 'account-verification' ORDER BY id DESC LIMIT 1`,
-      [email],
-    );
-    const link = pattern.exec(rows[0]?.text_body ?? '')?.[1];
-    if (link) {
-      const url = new URL(link);
-      return `${url.pathname}${url.search}`;
-    }
-    if (Date.now() > deadline) throw new Error(`No verification email to ${email} in the mail log`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function expectNoSeriousAxeViolations(page: Page, where: string) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const serious = results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-  expect(serious, `${where}\n${serious.join('\n')}`).toEqual([]);
-}
-
-async function axeAtBothWidths(page: Page, where: string, ready: () => Promise<void>) {
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await ready();
-    await expectNoSeriousAxeViolations(page, `${where} at ${width}px`);
-  }
-}
-
-function field(page: Page, name: string) {
-  return page.getByRole('textbox', { name, exact: true });
-}
-
-function countCard(page: Page, label: 'Total Tickets' | 'Active Tickets' | 'Resolved Tickets') {
-  return page.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd');
-}
+const database = useE2eDatabase();
 
 test('a verified, logged-in customer submits and pays through the screens, then finds the ticket on the dashboard', async ({ page }) => {
-  const id = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-  const customer = { username: `journey_${id}`, email: `journey.${id}@example.com`, password: 'copper meadow 58' };
-  const description = `The reception PC loses its network drive after every restart (${id}).`;
+  const customer = newCustomer('journey', 'copper meadow 58');
+  const description = `The reception PC loses its network drive after every restart (${customer.username}).`;
 
   // Register on the form, verify through the emailed link, log in by address.
-  await page.goto('/customer/register');
-  await field(page, 'Username').fill(customer.username);
-  await field(page, 'Email').fill(customer.email);
-  await field(page, 'Password').fill(customer.password);
-  await field(page, 'Confirm password').fill(customer.password);
-  await page.getByRole('button', { name: 'Create Account' }).click();
-  await expect(page.getByRole('tab', { name: 'Login' })).toHaveAttribute('aria-selected', 'true');
-  await page.goto(await verificationLink(customer.email));
-  await page.getByRole('button', { name: 'Verify my email address' }).click();
-  await page.waitForURL('**/customer/login?verified=true');
-  await field(page, 'Email or username').fill(customer.email);
-  await field(page, 'Password').fill(customer.password);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await page.waitForURL('**/customer/dashboard');
+  await registerThroughForm(page, customer);
+  await verifyThroughEmailedLink(page, database, customer.email);
+  await logIn(page, customer.email, customer.password);
   await expect(page.getByRole('heading', { name: `Welcome, ${customer.username}!` })).toBeVisible();
   await expect(page.getByText('Please verify your email address')).toHaveCount(0);
   await expect(countCard(page, 'Total Tickets')).toHaveText('0');

@@ -1,11 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { expect, test, type Page } from '@playwright/test';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CHROMIUM_PATH, HAS_CHROMIUM } from '../playwright.config';
+import { expectAccessibleAdminScreen, setUpFirstAdmin } from './support/admin';
+import { callApi, submitSupportRequest } from './support/api';
+import { OwnServer } from './support/server';
 
 /**
  * Issue 16, items 5 and 7: the admin ticket list follows the event feed (a ticket created in another browser
@@ -20,24 +19,11 @@ test.skip(process.env.E2E_SERVER === 'mini', 'E2E_SERVER=mini serves the pages o
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
-const DATABASE_URL = process.env.DATABASE_URL;
 const RUN = `Live${Date.now().toString(36)}`;
 const run = RUN.toLowerCase();
 const ADMIN = { username: 'live_boss', email: `boss.${run}@example.com`, password: 'LiveBoss123' };
-const frontendDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-function freePort(): number {
-  const probe =
-    "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
-  const port = Number(spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' }).stdout);
-  if (!Number.isInteger(port) || port <= 0) throw new Error('Could not find a free port for the live server');
-  return port;
-}
-
-const PORT = freePort();
-const BASE_URL = `http://127.0.0.1:${PORT}`;
-const SCHEMA = `e2e_live_${Date.now().toString(36)}`;
-test.use({ baseURL: BASE_URL });
+const server = new OwnServer('live');
+test.use({ baseURL: server.baseURL });
 
 // A webhook receiver this test controls: it answers 204 and keeps the event types it received.
 const received: string[] = [];
@@ -55,124 +41,28 @@ const receiver: Server = createServer((request: IncomingMessage, response) => {
   });
 });
 
-let server: ChildProcess | undefined;
-
-async function startServer(): Promise<void> {
-  server = spawn(process.execPath, ['e2e/serve.mjs'], {
-    cwd: frontendDir,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      APP_BASE_URL: BASE_URL,
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      PUBLIC_FORM_LIMIT_PER_HOUR: '1000',
-      PUBLIC_FORM_GLOBAL_LIMIT_PER_HOUR: '10000',
-      ...(DATABASE_URL ? { DATABASE_SCHEMA: SCHEMA } : {}),
-    },
-  });
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`The live server exited with ${server.exitCode}`);
-    try {
-      if ((await fetch(`${BASE_URL}/robots.txt`)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) throw new Error('The live server did not start within 120 s');
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-async function stopServer(): Promise<void> {
-  const child = server;
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-async function expectNoSeriousAxeViolations(target: Page, where: string) {
-  for (const width of [390, 1366]) {
-    await target.setViewportSize({ width, height: 900 });
-    const results = await new AxeBuilder({ page: target }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    const serious = results.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id} (${violation.impact}) at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-    expect(serious, `${where} at ${width}px:\n${serious.join('\n')}`).toEqual([]);
-  }
-  await target.setViewportSize({ width: 1366, height: 900 });
-}
-
-/** A JSON call from a page, with the headers the site's own scripts send. */
-async function callApi<T>(page: Page, method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown, bearer?: string) {
-  return page.evaluate(
-    async ({ method, url, body, bearer }) => {
-      const response = await fetch(url, {
-        method,
-        credentials: bearer ? 'omit' : 'same-origin',
-        headers: {
-          Accept: 'application/json',
-          'X-Requested-With': 'XMLHttpRequest',
-          ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      // The feed never ends: only its status matters here.
-      if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-        void response.body?.cancel();
-        return { status: response.status, data: null as T };
-      }
-      const text = await response.text();
-      return { status: response.status, data: (text ? JSON.parse(text) : null) as T };
-    },
-    { method, url, body, bearer },
-  );
-}
-
-async function newPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 1366, height: 900 } });
-  return context.newPage();
-}
-
 let admin: Page;
 let visitor: Page;
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(180_000);
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  await startServer();
-  admin = await newPage(browser);
-  visitor = await newPage(browser);
-  await admin.goto('/admin/login');
-  expect((await callApi(admin, 'POST', '/api/admin/create', ADMIN)).status).toBe(201);
-  await admin.getByLabel(/^Username/).fill(ADMIN.username);
-  await admin.getByLabel(/^Password/).fill(ADMIN.password);
-  await admin.getByRole('button', { name: 'Log In' }).click();
-  await expect(admin.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+  await server.start({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+  admin = await server.newPage(browser);
+  visitor = await server.newPage(browser);
+  await setUpFirstAdmin(admin, ADMIN);
   await visitor.goto('/');
 });
 
 test.afterAll(async () => {
   await admin?.context().close();
   await visitor?.context().close();
-  await stopServer();
+  await server.stop();
   await new Promise<void>((resolve) => receiver.close(() => resolve()));
 });
 
 async function submitTicket(businessName: string): Promise<{ id: number }> {
-  const { status, data } = await callApi<{ id: number }>(visitor, 'POST', '/api/support-request', {
-    businessName,
-    contactName: 'Jordan Reyes',
-    email: `jordan.${run}@example.com`,
-    phone: '7035550111',
-    address: '1 Main St, Arlington, VA',
-    serviceCategory: 'windows',
-    issueDescription: 'The computer does not start after an update.',
-  });
-  expect(status).toBe(201);
-  return data;
+  return { id: await submitSupportRequest(visitor, { businessName, email: `jordan.${run}@example.com` }) };
 }
 
 test('a ticket created in another browser appears in the open admin list within a second, and a status change too', async () => {
@@ -195,7 +85,7 @@ test('a ticket created in another browser appears in the open admin list within 
   await expect(admin.getByRole('row').filter({ hasText: business })).toBeVisible({ timeout: 1000 });
 
   // A status change made in another admin session shows too.
-  const colleague = await newPage(admin.context().browser()!);
+  const colleague = await server.newPage(admin.context().browser()!);
   await colleague.goto('/admin/login');
   expect((await callApi(colleague, 'POST', '/api/admin/login', { username: ADMIN.username, password: ADMIN.password })).status).toBe(200);
   expect((await callApi(colleague, 'PATCH', `/api/admin/tickets/${ticket.id}/status`, { status: 'canceled' })).status).toBe(200);
@@ -221,12 +111,12 @@ test('the Integrations screens create and revoke a key, with axe at 390 and 1366
   await admin.getByRole('tab', { name: 'Integrations' }).click();
   await expect(admin.getByRole('heading', { name: 'Integrations', level: 2 })).toBeVisible();
   await expect(admin.getByText('No integration keys yet.')).toBeVisible();
-  await expectNoSeriousAxeViolations(admin, 'Integrations tab');
+  await expectAccessibleAdminScreen(admin, 'Integrations tab');
 
   const form = admin.getByRole('form', { name: 'Create an integration key' });
   await form.getByRole('button', { name: 'Create Key' }).click();
   await expect(form.getByLabel(/^Key name/)).toBeFocused();
-  await expectNoSeriousAxeViolations(admin, 'Integrations tab with an error');
+  await expectAccessibleAdminScreen(admin, 'Integrations tab with an error');
 
   await form.getByLabel(/^Key name/).fill(`${RUN} Accounting`);
   await form.getByRole('button', { name: 'Create Key' }).click();
@@ -234,7 +124,7 @@ test('the Integrations screens create and revoke a key, with axe at 390 and 1366
   await expect(dialog).toBeVisible();
   const key = await dialog.getByLabel('Integration key').inputValue();
   expect(key.length).toBeGreaterThan(20);
-  await expectNoSeriousAxeViolations(admin, 'the new key dialog');
+  await expectAccessibleAdminScreen(admin, 'the new key dialog');
   await dialog.getByRole('button', { name: 'Done' }).click();
   await expect(dialog).toBeHidden();
   await expect(admin.getByRole('cell', { name: `${RUN} Accounting`, exact: true })).toBeVisible();
@@ -246,7 +136,7 @@ test('the Integrations screens create and revoke a key, with axe at 390 and 1366
   await admin.getByRole('button', { name: `Revoke ${RUN} Accounting` }).click();
   const confirm = admin.getByRole('dialog', { name: 'Revoke Integration Key' });
   await expect(confirm).toBeVisible();
-  await expectNoSeriousAxeViolations(admin, 'the revoke dialog');
+  await expectAccessibleAdminScreen(admin, 'the revoke dialog');
   await confirm.getByRole('button', { name: 'Revoke Key' }).click();
   await expect(admin.getByText('Key Revoked', { exact: true }).first()).toBeVisible();
   await expect(admin.getByRole('row').filter({ hasText: `${RUN} Accounting` })).toContainText('Revoked');
@@ -273,7 +163,7 @@ test('the Integrations screens register a webhook, show its delivery log and del
   const dialog = admin.getByRole('dialog', { name: 'Webhook Registered' });
   await expect(dialog).toBeVisible();
   expect(await dialog.getByLabel('Signing secret').inputValue()).toMatch(/^whsec_/);
-  await expectNoSeriousAxeViolations(admin, 'the webhook secret dialog');
+  await expectAccessibleAdminScreen(admin, 'the webhook secret dialog');
   await dialog.getByRole('button', { name: 'Done' }).click();
   const list = admin.getByRole('list', { name: 'Webhooks' });
   await expect(list.getByText(url, { exact: true })).toBeVisible();
@@ -286,7 +176,7 @@ test('the Integrations screens register a webhook, show its delivery log and del
   const log = admin.getByRole('dialog', { name: 'Webhook Deliveries' });
   const row = log.getByRole('row').filter({ hasText: String(ticket.id) });
   await expect(row).toContainText('Delivered');
-  await expectNoSeriousAxeViolations(admin, 'the delivery log');
+  await expectAccessibleAdminScreen(admin, 'the delivery log');
   await row.getByRole('button', { name: /^Redeliver/ }).click();
   await expect(admin.getByText('Redelivery Queued', { exact: true }).first()).toBeVisible();
   await log.getByRole('button', { name: 'Close' }).click();
@@ -295,14 +185,14 @@ test('the Integrations screens register a webhook, show its delivery log and del
   await admin.getByRole('button', { name: `Edit ${url}` }).click();
   const edit = admin.getByRole('dialog', { name: 'Edit Webhook' });
   await edit.getByLabel('Status changed').check();
-  await expectNoSeriousAxeViolations(admin, 'the edit webhook dialog');
+  await expectAccessibleAdminScreen(admin, 'the edit webhook dialog');
   await edit.getByRole('button', { name: 'Save Changes' }).click();
   await expect(edit).toBeHidden();
   await expect(list).toContainText('Ticket created, Status changed');
 
   await admin.getByRole('button', { name: `Delete ${url}` }).click();
   const confirm = admin.getByRole('dialog', { name: 'Delete Webhook' });
-  await expectNoSeriousAxeViolations(admin, 'the delete webhook dialog');
+  await expectAccessibleAdminScreen(admin, 'the delete webhook dialog');
   await confirm.getByRole('button', { name: 'Delete Webhook' }).click();
   await expect(admin.getByText('No webhooks registered yet.')).toBeVisible();
 });

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, test, type Page } from '@playwright/test';
 import { CHROMIUM_PATH, HAS_CHROMIUM } from '../playwright.config';
+import { expectNoSeriousAxeViolations } from './support/axe';
 import { CLIENT_ROUTES, LANDING_ROUTES, PUBLIC_ROUTES, REGIONAL_ROUTES, canonicalOf, decodeEntities } from './expected-routes';
 
 const NO_CHROMIUM = `Chromium not found at ${CHROMIUM_PATH}: install Debian's chromium (apt-get install chromium) to run the browser tests`;
@@ -29,20 +29,6 @@ function watchErrors(page: Page): string[] {
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return errors;
-}
-
-async function expectNoSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const serious = results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes
-          .map((node) => node.target.join(' '))
-          .slice(0, 3)
-          .join(', ')}`,
-    );
-  expect(serious, serious.join('\n')).toEqual([]);
 }
 
 test.describe('served HTML without JavaScript', () => {
@@ -195,7 +181,7 @@ test.describe('in the browser', () => {
       await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', canonicalOf(route.path));
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(route.h1);
       await page.waitForLoadState('networkidle');
-      await expectNoSeriousAxeViolations(page);
+      await expectNoSeriousAxeViolations(page, route.path);
       expect(errors).toEqual([]);
     });
   }
@@ -207,7 +193,7 @@ test.describe('in the browser', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('404 Page Not Found');
     await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
     await page.waitForLoadState('networkidle');
-    await expectNoSeriousAxeViolations(page);
+    await expectNoSeriousAxeViolations(page, '/no-such-page');
     expect(errors).toEqual([]);
   });
 
@@ -245,7 +231,7 @@ test.describe('in the browser', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('This page could not be loaded');
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Go to the homepage' })).toHaveAttribute('href', '/');
-    await expectNoSeriousAxeViolations(page);
+    await expectNoSeriousAxeViolations(page, 'the page that could not be loaded');
     // Once the network is back, Reload brings the page.
     await page.unroute(/\/assets\/about-[^/]+\.js$/);
     await page.getByRole('button', { name: 'Reload page' }).click();
@@ -332,7 +318,7 @@ test.describe('in the browser', () => {
     await expect(close).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(toast).toBeHidden();
-    await expectNoSeriousAxeViolations(page);
+    await expectNoSeriousAxeViolations(page, '/contact after the toast closed');
     await page.getByRole('button', { name: 'Send Another Message' }).click();
     await expect(page.getByRole('textbox', { name: 'Name' })).toHaveValue('');
   });

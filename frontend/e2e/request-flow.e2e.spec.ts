@@ -3,8 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import pg from 'pg';
 import { CHROMIUM_PATH, HAS_CHROMIUM } from '../playwright.config';
+import { useE2eDatabase } from './support/database';
 
 /**
  * Issue 14, the request flow in a real browser against the real backend (simulated gateway, embedded database
@@ -12,8 +12,6 @@ import { CHROMIUM_PATH, HAS_CHROMIUM } from '../playwright.config';
  * a pending request; a reload in the middle of payment; axe on every screen at 390 and 1366 px. The emails
  * and the ticket count are read from the database, so those checks need DATABASE_URL (CI sets it).
  */
-const DATABASE_URL = process.env.DATABASE_URL;
-const DATABASE_SCHEMA = process.env.DATABASE_SCHEMA;
 /** Must be in FEE_WAIVER_EMAILS of the e2e server (playwright.config.ts). */
 const WAIVED_EMAIL = 'waived.customer@potomacpc-e2e.example';
 
@@ -23,18 +21,7 @@ test.skip(process.env.E2E_SERVER === 'mini', 'E2E_SERVER=mini serves the pages o
 // Whole journeys through the real backend (ticket, intent, payment, projections) on a shared two-core machine.
 test.beforeEach(() => test.setTimeout(90_000));
 
-let pool: pg.Pool | undefined;
-test.beforeAll(() => {
-  if (!DATABASE_URL) return;
-  pool = new pg.Pool({
-    connectionString: DATABASE_URL,
-    max: 1,
-    ...(DATABASE_SCHEMA ? { options: `-c search_path=${DATABASE_SCHEMA}` } : {}),
-  });
-});
-test.afterAll(async () => {
-  await pool?.end();
-});
+const database = useE2eDatabase();
 
 /**
  * The ticket emails (ticket-created, payment-received) come from the notifications module, which another
@@ -115,7 +102,7 @@ async function paymentStatus(page: Page, id: number): Promise<string> {
 async function mailKinds(email: string, kinds: readonly string[]): Promise<string[]> {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const { rows } = await pool!.query<{ kind: string }>(
+    const { rows } = await database.pool!.query<{ kind: string }>(
       'SELECT DISTINCT kind FROM mail_messages WHERE lower(to_address) = lower($1) AND kind = ANY($2)',
       [email, kinds],
     );
@@ -145,7 +132,7 @@ test('a guest submits, pays with 4242 4242 4242 4242 and sees the confirmation w
   await expect(page.getByRole('listitem').filter({ hasText: 'Systems Engineer reviews your request' })).toBeVisible();
   expect(await paymentStatus(page, id)).toBe('completed');
   expect(await page.evaluate(() => sessionStorage.getItem('pendingTicketId'))).toBeNull();
-  if (pool) {
+  if (database.pool) {
     // Both emails once the notifications module is in the backend build (see BACKEND_SENDS_TICKET_EMAILS).
     test.info().annotations.push({ type: 'emails', description: BACKEND_SENDS_TICKET_EMAILS ? 'asserted' : 'not built yet' });
     if (BACKEND_SENDS_TICKET_EMAILS)
@@ -215,8 +202,8 @@ test('a reload in the middle of payment resumes the same ticket without a second
   expect(await page.evaluate(() => sessionStorage.getItem('pendingTicketId'))).toBe(String(id));
   await payWithCard(page, '4242 4242 4242 4242');
   await expect(page).toHaveURL(new RegExp(`/confirmation/${id}$`));
-  if (pool) {
-    const { rows } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM tickets WHERE lower(email) = lower($1)', [email]);
+  if (database.pool) {
+    const { rows } = await database.pool.query<{ n: string }>('SELECT count(*) AS n FROM tickets WHERE lower(email) = lower($1)', [email]);
     expect(Number(rows[0]!.n)).toBe(1);
   }
 });

@@ -18,9 +18,8 @@ import {
 import type { Request, Response } from 'express';
 import { ZodBodyPipe } from '../common/zod-validation.pipe';
 import { NoBodyPipe } from '../auth/no-body.pipe';
-import { isSessionCookieSecure, SESSION_COOKIE } from '../auth/http-security';
 import { PassportService } from '../auth/passport.service';
-import { passwordLogin } from '../auth/password-login';
+import { PasswordSessions } from '../auth/password-login';
 import { type CustomerPrincipal, CustomerGuard, currentCustomer, requireCustomer } from '../auth/principal';
 import { PublicFormLimits } from '../auth/public-form-limit';
 import { RateLimiter } from '../auth/rate-limiter';
@@ -52,14 +51,20 @@ function proofOf(request: Request, password?: string): VerificationProof {
 @Controller('customer')
 export class AccountsController {
   private readonly forms: PublicFormLimits;
+  private readonly sessions: PasswordSessions;
 
   constructor(
     private readonly accounts: AccountsService,
-    private readonly limiter: RateLimiter,
-    private readonly passport: PassportService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    limiter: RateLimiter,
+    passport: PassportService,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.forms = new PublicFormLimits(limiter, config);
+    this.sessions = new PasswordSessions(
+      { passport, limiter, config },
+      // A new session id, keeping what the guest session held (its tickets).
+      { strategy: CUSTOMER_LOCAL, addressCounter: 'login', invalidCredentials: accountMessages.invalidCredentials, keepSessionInfo: true },
+    );
   }
 
   @Post('register')
@@ -84,15 +89,7 @@ export class AccountsController {
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<CurrentCustomer> {
-    const customer = await passwordLogin<CustomerPrincipal>(
-      { passport: this.passport, limiter: this.limiter, config: this.config },
-      // A new session id, keeping what the guest session held (its tickets).
-      { strategy: CUSTOMER_LOCAL, addressCounter: 'login', invalidCredentials: accountMessages.invalidCredentials, keepSessionInfo: true },
-      body,
-      request,
-      response,
-    );
-    return toCurrentCustomer(customer);
+    return toCurrentCustomer(await this.sessions.logIn<CustomerPrincipal>(body, request, response));
   }
 
   @Post('logout')
@@ -102,16 +99,7 @@ export class AccountsController {
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<MessageResponse> {
-    if (request.isAuthenticated()) {
-      await new Promise<void>((resolve, reject) => request.logout((error: unknown) => (error ? reject(error) : resolve())));
-    }
-    await new Promise<void>((resolve, reject) => request.session.destroy((error: unknown) => (error ? reject(error) : resolve())));
-    response.clearCookie(SESSION_COOKIE, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: isSessionCookieSecure(this.config, request),
-    });
+    await this.sessions.end(request, response);
     return { message: accountMessages.loggedOut };
   }
 

@@ -28,10 +28,9 @@ import {
   type MessageResponse,
 } from '@ppr/contracts';
 import type { Request, Response } from 'express';
-import { isSessionCookieSecure, SESSION_COOKIE } from '../auth/http-security';
 import { NoBodyPipe } from '../auth/no-body.pipe';
 import { PassportService } from '../auth/passport.service';
-import { passwordLogin } from '../auth/password-login';
+import { PasswordSessions } from '../auth/password-login';
 import { RateLimiter } from '../auth/rate-limiter';
 import { ZodBodyPipe } from '../common/zod-validation.pipe';
 import type { AppConfig } from '../config/config';
@@ -61,12 +60,26 @@ export class SetupOrAdminGuard implements CanActivate {
 /** Admin setup, sessions and password (SPEC section 7, admin table). */
 @Controller('admin')
 export class AdminAuthController {
+  private readonly sessions: PasswordSessions;
+
   constructor(
     private readonly accounts: AdminAccountsService,
-    private readonly passport: PassportService,
-    private readonly limiter: RateLimiter,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    passport: PassportService,
+    limiter: RateLimiter,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    // The customers' login flow, on counters of its own; nothing of what the session held before (a
+    // customer's login, a guest's tickets) carries over into the admin's.
+    this.sessions = new PasswordSessions(
+      { passport, limiter, config },
+      {
+        strategy: ADMIN_LOCAL,
+        addressCounter: 'admin-login',
+        invalidCredentials: adminMessages.invalidCredentials,
+        keepSessionInfo: false,
+      },
+    );
+  }
 
   @Get('setup-status')
   async setupStatus(): Promise<AdminSetupStatus> {
@@ -88,21 +101,7 @@ export class AdminAuthController {
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<AdminUser> {
-    // The customers' login flow, on counters of its own; nothing of what the session held before (a
-    // customer's login, a guest's tickets) carries over into the admin's.
-    const admin = await passwordLogin<AdminPrincipal>(
-      { passport: this.passport, limiter: this.limiter, config: this.config },
-      {
-        strategy: ADMIN_LOCAL,
-        addressCounter: 'admin-login',
-        invalidCredentials: adminMessages.invalidCredentials,
-        keepSessionInfo: false,
-      },
-      body,
-      request,
-      response,
-    );
-    return this.user(admin);
+    return this.user(await this.sessions.logIn<AdminPrincipal>(body, request, response));
   }
 
   private async user(admin: AdminPrincipal): Promise<AdminUser> {
@@ -126,14 +125,7 @@ export class AdminAuthController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<MessageResponse> {
     if (!currentAdmin(request)) return { message: adminMessages.loggedOut };
-    await new Promise<void>((resolve, reject) => request.logout((error: unknown) => (error ? reject(error) : resolve())));
-    await new Promise<void>((resolve, reject) => request.session.destroy((error: unknown) => (error ? reject(error) : resolve())));
-    response.clearCookie(SESSION_COOKIE, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: isSessionCookieSecure(this.config, request),
-    });
+    await this.sessions.end(request, response);
     return { message: adminMessages.loggedOut };
   }
 

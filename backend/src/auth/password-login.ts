@@ -3,6 +3,7 @@ import { accountMessages, type ApiError } from '@ppr/contracts';
 import type { NextFunction, Request, Response } from 'express';
 import { TooManyRequestsException } from '../accounts/accounts.service';
 import type { AppConfig } from '../config/config';
+import { isSessionCookieSecure, SESSION_COOKIE } from './http-security';
 import type { PassportService } from './passport.service';
 import { clientAddressKey } from './public-form-limit';
 import type { RateLimiter } from './rate-limiter';
@@ -11,7 +12,7 @@ import type { RateLimiter } from './rate-limiter';
 export interface PasswordLoginDeps {
   readonly passport: PassportService;
   readonly limiter: RateLimiter;
-  readonly config: Pick<AppConfig, 'LOGIN_MAX_ATTEMPTS_PER_ADDRESS' | 'LOGIN_WINDOW_MINUTES'>;
+  readonly config: Pick<AppConfig, 'LOGIN_MAX_ATTEMPTS_PER_ADDRESS' | 'LOGIN_WINDOW_MINUTES' | 'NODE_ENV' | 'APP_BASE_URL'>;
 }
 
 export interface PasswordLoginOptions {
@@ -92,4 +93,39 @@ export async function passwordLogin<U extends Express.User>(
     ),
   );
   return user;
+}
+
+/**
+ * The logout customers and admins share: the user logged out (when one is), the session destroyed and its
+ * cookie cleared with the attributes it was set with.
+ */
+export async function endSession(config: PasswordLoginDeps['config'], request: Request, response: Response): Promise<void> {
+  if (request.isAuthenticated()) {
+    await new Promise<void>((resolve, reject) => request.logout((error: unknown) => (error ? reject(error) : resolve())));
+  }
+  await new Promise<void>((resolve, reject) => request.session.destroy((error: unknown) => (error ? reject(error) : resolve())));
+  response.clearCookie(SESSION_COOKIE, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: isSessionCookieSecure(config, request),
+  });
+}
+
+/** One login endpoint's sessions (customers' or admins'): its login flow and its logout, on the same deps. */
+export class PasswordSessions {
+  constructor(
+    private readonly deps: PasswordLoginDeps,
+    private readonly options: PasswordLoginOptions,
+  ) {}
+
+  /** See passwordLogin. */
+  logIn<U extends Express.User>(body: object, request: Request, response: Response): Promise<U> {
+    return passwordLogin<U>(this.deps, this.options, body, request, response);
+  }
+
+  /** See endSession. */
+  end(request: Request, response: Response): Promise<void> {
+    return endSession(this.deps.config, request, response);
+  }
 }

@@ -3,15 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECTIONS, replay } from '@ppr/projections';
 import { created, seed, seedTickets } from '../../test/admin-helpers';
-import type { TestApp } from '../../test/test-app';
+import { startTestSmtp, type TestSmtpServer, waitFor } from '../../test/smtp-server';
+import { openTestApp, type TestApp } from '../../test/test-app';
 import { testSchema } from '../../test/test-schema';
-import { createApp } from '../app';
-import { loadConfig } from '../config/config';
-import type { Database } from '../database/database';
-import { DATABASE } from '../database/database.tokens';
-import type { EventStore } from '../event-store/event-store.port';
-import { EVENT_STORE } from '../event-store/event-store.tokens';
-import { eventually, type LocalSmtp, startLocalSmtp } from './local-smtp.test';
 
 /** One database (a schema, or an embedded data folder) that several app runs share, as restarts do. */
 async function sharedDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
@@ -23,23 +17,8 @@ async function sharedDatabase(): Promise<{ env: Record<string, string>; drop(): 
   return { env: { DATA_DIR: dir }, drop: () => rm(dir, { recursive: true, force: true }) };
 }
 
-async function openApp(dbEnv: Record<string, string>, smtp: LocalSmtp): Promise<TestApp> {
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'warn',
-    EVENT_STORE_POLL_MS: '100',
-    MAIL_FROM: 'Potomac PC Repair <support@potomacpc.example>',
-    SMTP_URL: smtp.url,
-    ...dbEnv,
-  });
-  const app = await createApp(config, { serveSpa: false, logger: false });
-  return {
-    app,
-    config,
-    db: app.get<Database>(DATABASE),
-    store: app.get<EventStore>(EVENT_STORE),
-    close: () => app.close(),
-  };
+function openApp(dbEnv: Record<string, string>, smtp: TestSmtpServer): Promise<TestApp> {
+  return openTestApp({ MAIL_FROM: 'Potomac PC Repair <support@potomacpc.example>', SMTP_URL: smtp.url, ...dbEnv });
 }
 
 let counter = 0;
@@ -55,7 +34,7 @@ async function jobStatus(t: TestApp, email: string): Promise<string | undefined>
 
 describe('ticket emails across crashes and restarts', () => {
   let database: Awaited<ReturnType<typeof sharedDatabase>>;
-  const servers: LocalSmtp[] = [];
+  const servers: TestSmtpServer[] = [];
   const apps: TestApp[] = [];
 
   beforeAll(async () => {
@@ -67,39 +46,39 @@ describe('ticket emails across crashes and restarts', () => {
     await database?.drop();
   });
 
-  async function smtpServer(): Promise<LocalSmtp> {
-    const server = await startLocalSmtp();
+  async function smtpServer(): Promise<TestSmtpServer> {
+    const server = await startTestSmtp();
     servers.push(server);
     return server;
   }
 
   it('an app stopped between the event and the send sends the email exactly once after its restart; a replay sends none', async () => {
     const stuck = await smtpServer();
-    stuck.mode = 'hold';
+    stuck.holding = true;
     const first = await openApp(database.env, stuck);
     const email = customerEmail();
     await seedTickets(first, [[seed('TicketCreated', created({ email }), new Date())]]);
     // The saga turned the event into a job and the send is in progress, never accepted: stop the app there.
-    await eventually(() => (stuck.held > 0 ? true : undefined));
+    await waitFor(() => (stuck.held > 0 ? true : undefined));
     await first.close();
     await stuck.close();
 
     const smtp = await smtpServer();
     const second = await openApp(database.env, smtp);
     apps.push(second);
-    const mail = await eventually(() => smtp.inbox.find((m) => m.to.includes(email)));
+    const mail = await waitFor(() => smtp.inbox.find((m) => m.envelopeTo.includes(email)));
     expect(mail.parsed.subject).toMatch(/^We received your support request PPR-\d{4}-\d+$/);
-    expect(await eventually(() => jobStatus(second, email))).toBe('sent');
-    expect(await eventually(async () => ((await jobStatus(second, email)) === 'sent' ? true : undefined))).toBe(true);
-    expect(smtp.inbox.filter((m) => m.to.includes(email))).toHaveLength(1);
+    // The SMTP server has the message before the sender's job row says so: wait for the one job to be sent.
+    expect(await waitFor(async () => ((await jobStatus(second, email)) === 'sent' ? true : undefined))).toBe(true);
+    expect(smtp.inbox.filter((m) => m.envelopeTo.includes(email))).toHaveLength(1);
 
     // Replaying every projection rebuilds the read side only: no email is sent again. A ticket created after the
     // replay is the barrier: the saga follows the store in order, so once its email arrives nothing else is coming.
     await replay({ pool: second.db.pool, source: second.store, projections: PROJECTIONS });
     const barrier = customerEmail();
     await seedTickets(second, [[seed('TicketCreated', created({ email: barrier }), new Date())]]);
-    await eventually(() => smtp.inbox.find((m) => m.to.includes(barrier)));
-    expect(smtp.inbox.map((m) => m.to[0]).sort()).toEqual([email, barrier].sort());
+    await waitFor(() => smtp.inbox.find((m) => m.envelopeTo.includes(barrier)));
+    expect(smtp.inbox.map((m) => m.envelopeTo[0]).sort()).toEqual([email, barrier].sort());
     const { rows } = await second.db.pool.query(`SELECT 1 FROM email_notifications WHERE email_to = $1 AND success`, [email]);
     expect(rows).toHaveLength(1);
   });
@@ -110,13 +89,13 @@ const onPostgres = process.env.DATABASE_URL ? describe : describe.skip;
 
 onPostgres('two app instances on one PostgreSQL', () => {
   let database: Awaited<ReturnType<typeof sharedDatabase>>;
-  let smtp: LocalSmtp;
+  let smtp: TestSmtpServer;
   let a: TestApp;
   let b: TestApp;
 
   beforeAll(async () => {
     database = await sharedDatabase();
-    smtp = await startLocalSmtp();
+    smtp = await startTestSmtp();
     a = await openApp(database.env, smtp);
     b = await openApp(database.env, smtp);
   });
@@ -132,18 +111,18 @@ onPostgres('two app instances on one PostgreSQL', () => {
     for (const [i, email] of before.entries()) {
       await seedTickets(i % 2 === 0 ? a : b, [[seed('TicketCreated', created({ email }), new Date())]]);
     }
-    for (const email of before) await eventually(() => smtp.inbox.find((m) => m.to.includes(email)));
+    for (const email of before) await waitFor(() => smtp.inbox.find((m) => m.envelopeTo.includes(email)));
 
     await a.close();
     const after = Array.from({ length: 3 }, customerEmail);
     for (const email of after) await seedTickets(b, [[seed('TicketCreated', created({ email }), new Date())]]);
-    for (const email of after) await eventually(() => smtp.inbox.find((m) => m.to.includes(email)));
+    for (const email of after) await waitFor(() => smtp.inbox.find((m) => m.envelopeTo.includes(email)));
 
-    for (const email of [...before, ...after]) expect(smtp.inbox.filter((m) => m.to.includes(email))).toHaveLength(1);
+    for (const email of [...before, ...after]) expect(smtp.inbox.filter((m) => m.envelopeTo.includes(email))).toHaveLength(1);
     // The SMTP server's acceptance comes before the job's row says so: wait for the record, then count.
     const sent = async (): Promise<number> =>
       (await b.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM notification_jobs WHERE status = 'sent'`)).rows[0]!.n;
-    await eventually(async () => ((await sent()) >= 9 ? true : undefined)).catch(() => undefined);
+    await waitFor(async () => ((await sent()) >= 9 ? true : undefined)).catch(() => undefined);
     expect(await sent()).toBe(9);
   });
 });

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { created, firstAdmin, seed, seedTickets } from '../../test/admin-helpers';
 import type { Agent } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
-import { eventually, type LocalSmtp, type ReceivedMail, startLocalSmtp } from './local-smtp.test';
+import { type ReceivedMail, startTestSmtp, type TestSmtpServer, waitFor } from '../../test/smtp-server';
 
 const STAFF = ['desk@potomacpc.example', 'oncall@potomacpc.example'];
 const ENV = {
@@ -43,8 +43,8 @@ function payment(): { type: EventType; data: Omit<EventData<'TicketPaymentReceiv
   return [{ type: 'TicketPaymentReceived', data: { paymentIntentId: `pi_${randomUUID()}`, amountCents: 4900, currency: 'usd' } }];
 }
 
-function to(smtp: LocalSmtp, address: string): ReceivedMail[] {
-  return smtp.inbox.filter((m) => m.to.includes(address));
+function to(smtp: TestSmtpServer, address: string): ReceivedMail[] {
+  return smtp.inbox.filter((m) => m.envelopeTo.includes(address));
 }
 
 function expectTransactional(mail: ReceivedMail, reference: string): void {
@@ -59,12 +59,12 @@ function expectTransactional(mail: ReceivedMail, reference: string): void {
 }
 
 describe('ticket emails from the notification saga, over a real SMTP server', () => {
-  let smtp: LocalSmtp;
+  let smtp: TestSmtpServer;
   let t: TestApp;
   let admin: Agent;
 
   beforeAll(async () => {
-    smtp = await startLocalSmtp();
+    smtp = await startTestSmtp();
     t = await createTestApp({ ...ENV, SMTP_URL: smtp.url, NOTIFICATION_MAX_ATTEMPTS: '2', NOTIFICATION_RETRY_BASE_MS: '200' });
     ({ agent: admin } = await firstAdmin(t.app));
   });
@@ -78,8 +78,8 @@ describe('ticket emails from the notification saga, over a real SMTP server', ()
     const [ticketId] = await seedTickets(t, [[seed('TicketCreated', created({ email, contactName: 'Dana Reyes' }), new Date())]]);
     const reference = `PPR-${new Date().getUTCFullYear()}-${ticketId}`;
 
-    const welcome = await eventually(() => to(smtp, email)[0]);
-    expect(welcome.to).toEqual([email]);
+    const welcome = await waitFor(() => to(smtp, email)[0]);
+    expect(welcome.envelopeTo).toEqual([email]);
     expect(welcome.parsed.subject).toBe(`We received your support request ${reference}`);
     expect(welcome.parsed.text).toMatch(/within 1 hour/);
     expect(welcome.parsed.text).toMatch(/Next steps/);
@@ -87,12 +87,12 @@ describe('ticket emails from the notification saga, over a real SMTP server', ()
     expectTransactional(welcome, reference);
 
     await appendTo(t, ticketId!, [...payment(), { type: 'TicketStatusChanged', data: { from: 'pending_payment', to: 'active' } }]);
-    const paid = await eventually(() => to(smtp, email).find((m) => m.parsed.subject?.startsWith('Payment received')));
+    const paid = await waitFor(() => to(smtp, email).find((m) => m.parsed.subject?.startsWith('Payment received')));
     expect(paid.parsed.subject).toBe(`Payment received for ${reference}`);
     expect(paid.parsed.text).toContain('$49.00');
     expectTransactional(paid, reference);
     for (const staff of STAFF) {
-      const alert = await eventually(() => to(smtp, staff).find((m) => m.parsed.subject?.includes(reference)));
+      const alert = await waitFor(() => to(smtp, staff).find((m) => m.parsed.subject?.includes(reference)));
       expect(alert.parsed.subject).toContain('paid ($49.00)');
       expect(alert.parsed.text).toContain(`https://www.potomacpc.example/admin/dashboard?ticket=${ticketId}`);
       expect(alert.parsed.text).toContain('Dana Reyes');
@@ -100,17 +100,17 @@ describe('ticket emails from the notification saga, over a real SMTP server', ()
     }
 
     await appendTo(t, ticketId!, [{ type: 'TicketStatusChanged', data: { from: 'active', to: 'canceled' } }]);
-    const update = await eventually(() => to(smtp, email).find((m) => m.parsed.subject?.startsWith('Update on')));
+    const update = await waitFor(() => to(smtp, email).find((m) => m.parsed.subject?.startsWith('Update on')));
     expect(update.parsed.subject).toBe(`Update on your support request ${reference}: Canceled`);
     expectTransactional(update, reference);
 
     await appendTo(t, ticketId!, [{ type: 'TicketStatusChanged', data: { from: 'canceled', to: 'resolved' } }]);
-    const resolved = await eventually(() => to(smtp, email).find((m) => m.parsed.subject?.endsWith('is resolved')));
+    const resolved = await waitFor(() => to(smtp, email).find((m) => m.parsed.subject?.endsWith('is resolved')));
     expect(resolved.parsed.subject).toBe(`Your support request ${reference} is resolved`);
     expectTransactional(resolved, reference);
 
     // The activation that came with the payment is no separate status update; resolved replaces one.
-    const log = await eventually(async () => {
+    const log = await waitFor(async () => {
       const response = await admin.get(`/api/admin/tickets/${ticketId}/email-notifications`).expect(200);
       const entries = emailNotificationListSchema.parse(response.body);
       return entries.length === 4 ? entries : undefined;
@@ -135,26 +135,26 @@ describe('ticket emails from the notification saga, over a real SMTP server', ()
     ]);
     const reference = `PPR-${new Date().getUTCFullYear()}-${ticketId}`;
     for (const staff of STAFF) {
-      const alert = await eventually(() => to(smtp, staff).find((m) => m.parsed.subject?.includes(reference)));
+      const alert = await waitFor(() => to(smtp, staff).find((m) => m.parsed.subject?.includes(reference)));
       expect(alert.parsed.subject).toContain('waived (free diagnostic)');
     }
-    await eventually(() => to(smtp, email)[0]);
+    await waitFor(() => to(smtp, email)[0]);
     const rows = await t.db.pool.query('SELECT kind FROM notification_jobs WHERE ticket_id = $1 ORDER BY kind', [ticketId]);
     expect(rows.rows.map((r: { kind: string }) => r.kind)).toEqual(['staff-alert', 'staff-alert', 'ticket-created']);
   });
 
   it('keeps the ticket when the server refuses, logs each failure, retries, and resends once it accepts', async () => {
-    smtp.mode = 'refuse';
+    smtp.refuseWith = 'Mailbox unavailable';
     const email = customerEmail();
     const [ticketId] = await seedTickets(t, [[seed('TicketCreated', created({ email }), new Date())]]);
     // Two attempts (NOTIFICATION_MAX_ATTEMPTS), both refused, then it stays failed.
-    const failures = await eventually(async () => {
+    const failures = await waitFor(async () => {
       const response = await admin.get(`/api/admin/tickets/${ticketId}/email-notifications`).expect(200);
       const entries = emailNotificationListSchema.parse(response.body);
       return entries.length === 2 ? entries : undefined;
     });
     expect(failures.every((e) => !e.success && /Mailbox unavailable/.test(e.errorMessage ?? ''))).toBe(true);
-    const job = await eventually(async () => {
+    const job = await waitFor(async () => {
       const { rows } = await t.db.pool.query<{ status: string; attempts: number }>(
         `SELECT status, attempts FROM notification_jobs WHERE ticket_id = $1 AND kind = 'ticket-created'`,
         [ticketId],
@@ -168,10 +168,10 @@ describe('ticket emails from the notification saga, over a real SMTP server', ()
     const refused = await admin.post(`/api/admin/email-notifications/${failures[0]!.id}/resend`).expect(502);
     expect(refused.body.message).toMatch(/^The email server refused the message: .*Mailbox unavailable/);
 
-    smtp.mode = 'accept';
+    smtp.refuseWith = null;
     const resent = await admin.post(`/api/admin/email-notifications/${failures[0]!.id}/resend`).expect(200);
     expect(resent.body.notification).toMatchObject({ ticketId, emailTo: email, success: true, notificationType: 'ticket-created' });
-    const delivered = await eventually(() => to(smtp, email)[0]);
+    const delivered = await waitFor(() => to(smtp, email)[0]);
     expect(delivered.parsed.text).toContain(`-${ticketId}`);
     expect(delivered.parsed.html).toBeTruthy();
     expect(to(smtp, email)).toHaveLength(1);
@@ -180,16 +180,16 @@ describe('ticket emails from the notification saga, over a real SMTP server', ()
   });
 
   it('retries a refused send with backoff and delivers it once the server accepts', async () => {
-    smtp.mode = 'refuse';
+    smtp.refuseWith = 'Mailbox unavailable';
     const email = customerEmail();
     const [ticketId] = await seedTickets(t, [[seed('TicketCreated', created({ email }), new Date())]]);
-    await eventually(async () => {
+    await waitFor(async () => {
       const { rows } = await t.db.pool.query(`SELECT 1 FROM email_notifications WHERE ticket_id = $1 AND NOT success`, [ticketId]);
       return rows.length > 0 ? true : undefined;
     });
-    smtp.mode = 'accept';
-    await eventually(() => to(smtp, email)[0]);
-    const log = await eventually(async () => {
+    smtp.refuseWith = null;
+    await waitFor(() => to(smtp, email)[0]);
+    const log = await waitFor(async () => {
       const entries = emailNotificationListSchema.parse((await admin.get(`/api/admin/tickets/${ticketId}/email-notifications`)).body);
       return entries.some((e) => e.success) ? entries : undefined;
     });
@@ -246,7 +246,7 @@ describe('ticket emails without SMTP', () => {
     const { agent } = await firstAdmin(t.app);
     const email = customerEmail();
     const [ticketId] = await seedTickets(t, [[seed('TicketCreated', created({ email }), new Date())]]);
-    const entries = await eventually(async () => {
+    const entries = await waitFor(async () => {
       const list = emailNotificationListSchema.parse((await agent.get(`/api/admin/tickets/${ticketId}/email-notifications`)).body);
       return list.length > 0 ? list : undefined;
     });
