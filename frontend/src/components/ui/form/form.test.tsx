@@ -46,6 +46,23 @@ describe('Field', () => {
     expect(screen.getByRole('option', { name: 'Virus removal' })).toBeInTheDocument();
   });
 
+  it("lets a control's own props win, adds its describedby ids to the field's and keeps its classes", () => {
+    render(
+      <>
+        <Field label="Code" hint="Six digits" required>
+          <Input id="own-id" required={false} aria-invalid aria-describedby="extra" className="font-mono" />
+        </Field>
+        <p id="extra">From the page</p>
+      </>,
+    );
+    const input = screen.getByRole('textbox');
+    expect(input.id).toBe('own-id');
+    expect(input).not.toBeRequired();
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveClass('rounded-lg', 'font-mono');
+    expect(input.getAttribute('aria-describedby')).toMatch(/-hint extra$/);
+  });
+
   it('gives each field its own id', () => {
     render(
       <>

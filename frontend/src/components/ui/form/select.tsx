@@ -1,6 +1,5 @@
 import type { ComponentPropsWithRef } from 'react';
-import { joinIds, useFieldControl } from './field-context';
-import { controlClass } from './styles';
+import { useControlProps } from './control-props';
 
 export interface SelectOption {
   value: string;
@@ -14,26 +13,10 @@ export interface SelectProps extends ComponentPropsWithRef<'select'> {
   placeholder?: string;
 }
 
-export function Select({
-  className,
-  id,
-  required,
-  options,
-  placeholder,
-  children,
-  'aria-describedby': describedBy,
-  ...props
-}: SelectProps) {
-  const field = useFieldControl();
+export function Select({ options, placeholder, children, ...props }: SelectProps) {
+  const control = useControlProps(props);
   return (
-    <select
-      {...props}
-      id={id ?? field?.id}
-      required={required ?? field?.required}
-      aria-invalid={props['aria-invalid'] ?? field?.['aria-invalid']}
-      aria-describedby={joinIds(field?.['aria-describedby'], describedBy)}
-      className={className ? `${controlClass} ${className}` : controlClass}
-    >
+    <select {...props} {...control}>
       {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
       {options?.map((option) => (
         <option key={option.value} value={option.value}>

@@ -4,6 +4,7 @@ import { Field, Input } from '../../../components/ui/form';
 import { toast } from '../../../lib/toast';
 import { useForgotPassword } from '../api/forgot-password';
 import { fieldErrors, serverMessage } from '../lib/form-errors';
+import { SubmitButton } from './submit-button';
 
 export function ForgotPasswordForm() {
   const [email, setEmail] = useState('');
@@ -61,13 +62,9 @@ export function ForgotPasswordForm() {
           }}
         />
       </Field>
-      <button
-        type="submit"
-        disabled={forgot.isPending}
-        className="rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:opacity-70"
-      >
-        {forgot.isPending ? 'Sending...' : 'Send Reset Link'}
-      </button>
+      <SubmitButton pending={forgot.isPending} pendingLabel="Sending...">
+        Send Reset Link
+      </SubmitButton>
     </form>
   );
 }

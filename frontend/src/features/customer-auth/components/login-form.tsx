@@ -1,11 +1,12 @@
 import { customerLoginSchema, type CurrentCustomer } from '@ppr/contracts';
-import { useRef, useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Field, Input, PasswordInput } from '../../../components/ui/form';
 import { paths } from '../../../config/paths';
 import { toast } from '../../../lib/toast';
 import { useLogin } from '../api/login';
-import { fieldErrors, firstInvalid, serverMessage, type FieldErrors } from '../lib/form-errors';
+import { useValidatedForm } from '../lib/use-validated-form';
+import { SubmitButton } from './submit-button';
 
 type LoginField = 'email' | 'password';
 const FIELDS: readonly LoginField[] = ['email', 'password'];
@@ -17,30 +18,14 @@ export interface LoginFormProps {
 }
 
 export function LoginForm({ initialIdentifier = '', onLoggedIn }: LoginFormProps) {
-  const [values, setValues] = useState<Record<LoginField, string>>({ email: initialIdentifier, password: '' });
-  const [errors, setErrors] = useState<FieldErrors<LoginField>>({});
-  const [submitted, setSubmitted] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
+  const { values, errors, failure, fail, formRef, update, submit } = useValidatedForm(customerLoginSchema, FIELDS, {
+    email: initialIdentifier,
+    password: '',
+  });
   const loginMutation = useLogin();
 
-  const update = (field: LoginField, value: string) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    if (submitted) setErrors(fieldErrors(customerLoginSchema, next, FIELDS));
-  };
-
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setSubmitted(true);
-    setFailure(null);
-    const found = fieldErrors(customerLoginSchema, values, FIELDS);
-    setErrors(found);
-    const invalid = firstInvalid(found, FIELDS);
-    if (invalid) {
-      formRef.current?.querySelector<HTMLElement>(`[name="${invalid}"]`)?.focus();
-      return;
-    }
+    if (!submit(event)) return;
     loginMutation.mutate(
       { email: values.email.trim(), password: values.password },
       {
@@ -48,11 +33,7 @@ export function LoginForm({ initialIdentifier = '', onLoggedIn }: LoginFormProps
           toast({ title: 'Login successful', description: `Welcome back, ${customer.username}!` });
           onLoggedIn(customer);
         },
-        onError: (error) => {
-          const message = serverMessage(error, 'Login failed');
-          setFailure(message);
-          toast({ title: 'Login failed', description: message, variant: 'destructive' });
-        },
+        onError: (error) => fail(error, 'Login failed', 'Login failed'),
       },
     );
   };
@@ -86,13 +67,9 @@ export function LoginForm({ initialIdentifier = '', onLoggedIn }: LoginFormProps
         />
       </Field>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <button
-          type="submit"
-          disabled={busy}
-          className="rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:opacity-70"
-        >
-          {busy ? 'Logging in...' : 'Log In'}
-        </button>
+        <SubmitButton pending={busy} pendingLabel="Logging in...">
+          Log In
+        </SubmitButton>
         <Link to={paths.customerForgotPassword.getHref()} className="text-sm font-semibold text-brand-700 underline hover:text-brand-800">
           Forgot your password?
         </Link>

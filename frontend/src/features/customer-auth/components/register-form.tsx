@@ -1,9 +1,11 @@
 import { registerFormSchema } from '@ppr/contracts';
-import { useRef, useState, type FormEvent } from 'react';
-import { Field, Input, PasswordInput } from '../../../components/ui/form';
+import type { FormEvent } from 'react';
+import { Field, Input } from '../../../components/ui/form';
 import { toast } from '../../../lib/toast';
 import { useRegister } from '../api/register';
-import { fieldErrors, firstInvalid, serverMessage, type FieldErrors } from '../lib/form-errors';
+import { useValidatedForm } from '../lib/use-validated-form';
+import { PasswordFields } from './password-fields';
+import { SubmitButton } from './submit-button';
 
 type RegisterField = 'username' | 'email' | 'password' | 'confirmPassword' | 'businessName' | 'phone';
 const FIELDS: readonly RegisterField[] = ['username', 'email', 'password', 'confirmPassword', 'businessName', 'phone'];
@@ -15,30 +17,11 @@ export interface RegisterFormProps {
 }
 
 export function RegisterForm({ onRegistered }: RegisterFormProps) {
-  const [values, setValues] = useState(EMPTY);
-  const [errors, setErrors] = useState<FieldErrors<RegisterField>>({});
-  const [submitted, setSubmitted] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
+  const { values, errors, failure, fail, formRef, update, submit } = useValidatedForm(registerFormSchema, FIELDS, EMPTY);
   const registerMutation = useRegister();
 
-  const update = (field: RegisterField, value: string) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    if (submitted) setErrors(fieldErrors(registerFormSchema, next, FIELDS));
-  };
-
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setSubmitted(true);
-    setFailure(null);
-    const found = fieldErrors(registerFormSchema, values, FIELDS);
-    setErrors(found);
-    const invalid = firstInvalid(found, FIELDS);
-    if (invalid) {
-      formRef.current?.querySelector<HTMLElement>(`[name="${invalid}"]`)?.focus();
-      return;
-    }
+    if (!submit(event)) return;
     const username = values.username.trim();
     registerMutation.mutate(
       {
@@ -53,11 +36,7 @@ export function RegisterForm({ onRegistered }: RegisterFormProps) {
           toast({ title: 'Registration successful', description: message });
           onRegistered(username, message);
         },
-        onError: (error) => {
-          const message = serverMessage(error, 'Registration failed');
-          setFailure(message);
-          toast({ title: 'Registration failed', description: message, variant: 'destructive' });
-        },
+        onError: (error) => fail(error, 'Registration failed', 'Registration failed'),
       },
     );
   };
@@ -89,22 +68,12 @@ export function RegisterForm({ onRegistered }: RegisterFormProps) {
             onChange={(event) => update('email', event.target.value)}
           />
         </Field>
-        <Field label="Password" error={errors.password} hint="At least 6 characters" required>
-          <PasswordInput
-            name="password"
-            autoComplete="new-password"
-            value={values.password}
-            onChange={(event) => update('password', event.target.value)}
-          />
-        </Field>
-        <Field label="Confirm password" error={errors.confirmPassword} required>
-          <PasswordInput
-            name="confirmPassword"
-            autoComplete="new-password"
-            value={values.confirmPassword}
-            onChange={(event) => update('confirmPassword', event.target.value)}
-          />
-        </Field>
+        <PasswordFields
+          labels={{ password: 'Password', confirmPassword: 'Confirm password' }}
+          values={values}
+          errors={errors}
+          onChange={update}
+        />
         <Field label="Business name" error={errors.businessName}>
           <Input
             name="businessName"
@@ -123,13 +92,9 @@ export function RegisterForm({ onRegistered }: RegisterFormProps) {
           />
         </Field>
       </div>
-      <button
-        type="submit"
-        disabled={registerMutation.isPending}
-        className="rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:opacity-70"
-      >
-        {registerMutation.isPending ? 'Creating account...' : 'Create Account'}
-      </button>
+      <SubmitButton pending={registerMutation.isPending} pendingLabel="Creating account...">
+        Create Account
+      </SubmitButton>
     </form>
   );
 }

@@ -1,11 +1,12 @@
 import { resetPasswordFormSchema } from '@ppr/contracts';
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { Field, PasswordInput } from '../../../components/ui/form';
 import { paths } from '../../../config/paths';
 import { toast } from '../../../lib/toast';
 import { useResetPassword } from '../api/reset-password';
-import { fieldErrors, firstInvalid, serverMessage, type FieldErrors } from '../lib/form-errors';
+import { useValidatedForm } from '../lib/use-validated-form';
+import { PasswordFields } from './password-fields';
+import { SubmitButton } from './submit-button';
 
 type ResetField = 'password' | 'confirmPassword';
 const FIELDS: readonly ResetField[] = ['password', 'confirmPassword'];
@@ -14,12 +15,13 @@ const linkClass = 'font-semibold text-brand-700 underline hover:text-brand-800';
 
 /** The screen the password-reset email links to: /customer/reset-password?token=... */
 export function ResetPasswordForm({ token }: { token: string | null }) {
-  const [values, setValues] = useState<Record<ResetField, string>>({ password: '', confirmPassword: '' });
-  const [errors, setErrors] = useState<FieldErrors<ResetField>>({});
-  const [submitted, setSubmitted] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { values, errors, failure, fail, formRef, update, submit } = useValidatedForm(
+    resetPasswordFormSchema,
+    FIELDS,
+    { password: '', confirmPassword: '' },
+    { token },
+  );
   const [done, setDone] = useState<string | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
   const reset = useResetPassword();
 
   if (!token) {
@@ -44,25 +46,8 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
     );
   }
 
-  const validate = (next: Record<ResetField, string>) => fieldErrors(resetPasswordFormSchema, { token, ...next }, FIELDS);
-
-  const update = (field: ResetField, value: string) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    if (submitted) setErrors(validate(next));
-  };
-
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setSubmitted(true);
-    setFailure(null);
-    const found = validate(values);
-    setErrors(found);
-    const invalid = firstInvalid(found, FIELDS);
-    if (invalid) {
-      formRef.current?.querySelector<HTMLElement>(`[name="${invalid}"]`)?.focus();
-      return;
-    }
+    if (!submit(event)) return;
     reset.mutate(
       { token, password: values.password },
       {
@@ -70,11 +55,7 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
           toast({ title: 'Password changed', description: message });
           setDone(message);
         },
-        onError: (error) => {
-          const message = serverMessage(error, 'Could not change the password. Please try again.');
-          setFailure(message);
-          toast({ title: 'Error', description: message, variant: 'destructive' });
-        },
+        onError: (error) => fail(error, 'Error', 'Could not change the password. Please try again.'),
       },
     );
   };
@@ -89,29 +70,15 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
           </Link>
         </div>
       ) : null}
-      <Field label="New password" error={errors.password} hint="At least 6 characters" required>
-        <PasswordInput
-          name="password"
-          autoComplete="new-password"
-          value={values.password}
-          onChange={(event) => update('password', event.target.value)}
-        />
-      </Field>
-      <Field label="Confirm new password" error={errors.confirmPassword} required>
-        <PasswordInput
-          name="confirmPassword"
-          autoComplete="new-password"
-          value={values.confirmPassword}
-          onChange={(event) => update('confirmPassword', event.target.value)}
-        />
-      </Field>
-      <button
-        type="submit"
-        disabled={reset.isPending}
-        className="rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:opacity-70"
-      >
-        {reset.isPending ? 'Saving...' : 'Change Password'}
-      </button>
+      <PasswordFields
+        labels={{ password: 'New password', confirmPassword: 'Confirm new password' }}
+        values={values}
+        errors={errors}
+        onChange={update}
+      />
+      <SubmitButton pending={reset.isPending} pendingLabel="Saving...">
+        Change Password
+      </SubmitButton>
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Spinner } from '../../../../components/ui/spinner';
 import { formatDateTime } from '../../../../lib/format-date';
-import { adminButton } from '../../components/styles';
+import { ListPager } from '../../components/list-pager';
 import { serverMessageOr } from '../../lib/errors';
 import { totalPagesOf } from '../../lib/pagination';
 import { useContactMessages } from '../api/get-contact-messages';
@@ -40,19 +40,7 @@ export function ContactMessages() {
           </li>
         ))}
       </ul>
-      {pages > 1 ? (
-        <div className="flex items-center gap-2">
-          <button type="button" className={adminButton.small} disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </button>
-          <span className="text-sm text-slate-700">
-            Page {page} of {pages}
-          </span>
-          <button type="button" className={adminButton.small} disabled={page >= pages} onClick={() => setPage(page + 1)}>
-            Next
-          </button>
-        </div>
-      ) : null}
+      <ListPager page={page} pages={pages} onPage={setPage} />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { formatDateTime } from '../../../../lib/format-date';
 import { toast } from '../../../../lib/toast';
 import { AdminDialog } from '../../components/admin-dialog';
+import { AdminTable } from '../../components/admin-table';
 import { adminButton } from '../../components/styles';
 import { serverMessageOr } from '../../lib/errors';
 import { useResendEmailNotification } from '../api/resend-email-notification';
@@ -23,82 +24,51 @@ export function EmailLogTable({ entries, label }: { entries: readonly EmailNotif
   if (entries.length === 0) return <p className="text-slate-700">No emails logged yet.</p>;
   return (
     <>
-      <div
-        role="region"
-        aria-label={label}
-        tabIndex={0}
-        className="overflow-x-auto rounded-xl border border-slate-200 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-700"
-      >
-        <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-          <thead className="bg-slate-50">
-            <tr>
-              <th scope="col" className="px-3 py-2 font-semibold">
-                Type
-              </th>
-              <th scope="col" className="px-3 py-2 font-semibold">
-                Recipient
-              </th>
-              <th scope="col" className="px-3 py-2 font-semibold">
-                Subject
-              </th>
-              <th scope="col" className="px-3 py-2 font-semibold">
-                Sent
-              </th>
-              <th scope="col" className="px-3 py-2 font-semibold">
-                Result
-              </th>
-              <th scope="col" className="px-3 py-2 font-semibold">
-                Actions
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200 bg-white">
-            {entries.map((entry) => (
-              <tr key={entry.id} className="align-top">
-                <td className="whitespace-nowrap px-3 py-2 font-mono">{entry.notificationType}</td>
-                <td className="px-3 py-2">{entry.emailTo}</td>
-                <td className="px-3 py-2">{entry.subject}</td>
-                <td className="whitespace-nowrap px-3 py-2">
-                  <time dateTime={entry.sentAt}>{formatDateTime(entry.sentAt)}</time>
-                </td>
-                <td className="px-3 py-2">
-                  {entry.success ? (
-                    <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-900">Sent</span>
-                  ) : (
-                    <>
-                      <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-900">Failed</span>
-                      {entry.errorMessage ? <p className="mt-1 text-red-700">{entry.errorMessage}</p> : null}
-                    </>
-                  )}
-                </td>
-                <td className="px-3 py-2">
-                  <div className="flex flex-wrap gap-1.5">
-                    <button type="button" className={adminButton.small} onClick={() => setViewing(entry)}>
-                      View
-                      <span className="sr-only">
-                        {' '}
-                        the email “{entry.subject}” to {entry.emailTo}
-                      </span>
-                    </button>
-                    <button
-                      type="button"
-                      className={adminButton.small}
-                      disabled={resend.isPending && resend.variables === entry.id}
-                      onClick={() => onResend(entry)}
-                    >
-                      Resend
-                      <span className="sr-only">
-                        {' '}
-                        the email “{entry.subject}” to {entry.emailTo}
-                      </span>
-                    </button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <AdminTable label={label} columns={['Type', 'Recipient', 'Subject', 'Sent', 'Result', 'Actions']}>
+        {entries.map((entry) => (
+          <tr key={entry.id} className="align-top">
+            <td className="whitespace-nowrap px-3 py-2 font-mono">{entry.notificationType}</td>
+            <td className="px-3 py-2">{entry.emailTo}</td>
+            <td className="px-3 py-2">{entry.subject}</td>
+            <td className="whitespace-nowrap px-3 py-2">
+              <time dateTime={entry.sentAt}>{formatDateTime(entry.sentAt)}</time>
+            </td>
+            <td className="px-3 py-2">
+              {entry.success ? (
+                <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-900">Sent</span>
+              ) : (
+                <>
+                  <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-900">Failed</span>
+                  {entry.errorMessage ? <p className="mt-1 text-red-700">{entry.errorMessage}</p> : null}
+                </>
+              )}
+            </td>
+            <td className="px-3 py-2">
+              <div className="flex flex-wrap gap-1.5">
+                <button type="button" className={adminButton.small} onClick={() => setViewing(entry)}>
+                  View
+                  <span className="sr-only">
+                    {' '}
+                    the email “{entry.subject}” to {entry.emailTo}
+                  </span>
+                </button>
+                <button
+                  type="button"
+                  className={adminButton.small}
+                  disabled={resend.isPending && resend.variables === entry.id}
+                  onClick={() => onResend(entry)}
+                >
+                  Resend
+                  <span className="sr-only">
+                    {' '}
+                    the email “{entry.subject}” to {entry.emailTo}
+                  </span>
+                </button>
+              </div>
+            </td>
+          </tr>
+        ))}
+      </AdminTable>
       {viewing ? (
         <AdminDialog
           open

@@ -5,6 +5,7 @@ import { Spinner } from '../../../../components/ui/spinner';
 import { formatDateTime } from '../../../../lib/format-date';
 import { toast } from '../../../../lib/toast';
 import { AdminDialog } from '../../components/admin-dialog';
+import { AdminTable } from '../../components/admin-table';
 import { adminButton } from '../../components/styles';
 import { serverMessageOr } from '../../lib/errors';
 import { useCreateIntegrationKey } from '../api/create-integration-key';
@@ -76,48 +77,25 @@ export function IntegrationKeysPanel() {
       ) : keys.data.length === 0 ? (
         <p className="text-slate-700">No integration keys yet.</p>
       ) : (
-        <div
-          role="region"
-          aria-label="Integration keys"
-          tabIndex={0}
-          className="overflow-x-auto rounded-xl border border-slate-200 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-700"
-        >
-          <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-            <thead className="bg-slate-50 text-slate-900">
-              <tr>
-                {['Name', 'Key', 'Scopes', 'Created', 'Last used', 'Status', 'Actions'].map((heading) => (
-                  <th key={heading} scope="col" className="px-3 py-2 font-semibold">
-                    {heading}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200 text-slate-800">
-              {keys.data.map((key) => (
-                <tr key={key.id}>
-                  <td className="px-3 py-2 font-semibold text-slate-900">{key.name}</td>
-                  <td className="px-3 py-2 font-mono">{key.prefix}…</td>
-                  <td className="px-3 py-2">{key.scopes.map((scope) => SCOPE_LABELS[scope]).join(', ')}</td>
-                  <td className="whitespace-nowrap px-3 py-2">{formatDateTime(key.createdAt)}</td>
-                  <td className="whitespace-nowrap px-3 py-2">{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never'}</td>
-                  <td className="whitespace-nowrap px-3 py-2">{key.revokedAt ? `Revoked ${formatDateTime(key.revokedAt)}` : 'Active'}</td>
-                  <td className="px-3 py-2">
-                    {key.revokedAt ? null : (
-                      <button
-                        type="button"
-                        className={adminButton.small}
-                        aria-label={`Revoke ${key.name}`}
-                        onClick={() => setRevoking(key)}
-                      >
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable label="Integration keys" columns={['Name', 'Key', 'Scopes', 'Created', 'Last used', 'Status', 'Actions']}>
+          {keys.data.map((key) => (
+            <tr key={key.id} className="text-slate-800">
+              <td className="px-3 py-2 font-semibold text-slate-900">{key.name}</td>
+              <td className="px-3 py-2 font-mono">{key.prefix}…</td>
+              <td className="px-3 py-2">{key.scopes.map((scope) => SCOPE_LABELS[scope]).join(', ')}</td>
+              <td className="whitespace-nowrap px-3 py-2">{formatDateTime(key.createdAt)}</td>
+              <td className="whitespace-nowrap px-3 py-2">{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never'}</td>
+              <td className="whitespace-nowrap px-3 py-2">{key.revokedAt ? `Revoked ${formatDateTime(key.revokedAt)}` : 'Active'}</td>
+              <td className="px-3 py-2">
+                {key.revokedAt ? null : (
+                  <button type="button" className={adminButton.small} aria-label={`Revoke ${key.name}`} onClick={() => setRevoking(key)}>
+                    Revoke
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
       )}
 
       {created ? (

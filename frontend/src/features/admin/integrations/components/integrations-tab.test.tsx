@@ -1,6 +1,7 @@
 import { integrationMessages, type IntegrationKeySummary, type WebhookDelivery, type WebhookEndpoint } from '@ppr/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { Toaster } from '../../../../components/layout/toaster';
 import { renderWithApp } from '../../../../test/render';
@@ -27,6 +28,16 @@ const calls = (mock: FetchMock, method: string, url: string) =>
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** The panel with the toaster, so the toasts it raises can be read. */
+function renderWithToaster(panel: ReactNode) {
+  return renderWithApp(
+    <>
+      {panel}
+      <Toaster />
+    </>,
+  );
+}
+
 const key = (overrides: Partial<IntegrationKeySummary> = {}): IntegrationKeySummary => ({
   id: 1,
   name: 'Accounting',
@@ -52,12 +63,7 @@ describe('IntegrationKeysPanel', () => {
       }
       return json(200, keys);
     });
-    renderWithApp(
-      <>
-        <IntegrationKeysPanel />
-        <Toaster />
-      </>,
-    );
+    renderWithToaster(<IntegrationKeysPanel />);
     expect(await screen.findByText('No integration keys yet.')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Create Key' }));
@@ -95,12 +101,7 @@ describe('IntegrationKeysPanel', () => {
       }
       return json(200, keys);
     });
-    renderWithApp(
-      <>
-        <IntegrationKeysPanel />
-        <Toaster />
-      </>,
-    );
+    renderWithToaster(<IntegrationKeysPanel />);
     await user.click(await screen.findByRole('button', { name: 'Revoke Accounting' }));
     const dialog = await screen.findByRole('dialog', { name: 'Revoke Integration Key' });
     await user.click(within(dialog).getByRole('button', { name: 'Revoke Key' }));
@@ -139,6 +140,22 @@ const delivery = (overrides: Partial<WebhookDelivery> = {}): WebhookDelivery => 
   ...overrides,
 });
 
+/** The event type checkboxes of the webhook form, all ticked at first. */
+const EVENT_TYPES = [
+  'Ticket created',
+  'Payment received',
+  'Fee waived',
+  'Refunded',
+  'Status changed',
+  'Notes updated',
+  'Linked to customer',
+  'Engineer assigned',
+] as const;
+
+async function untick(user: ReturnType<typeof userEvent.setup>, form: HTMLElement, labels: readonly string[]) {
+  for (const label of labels) await user.click(within(form).getByLabelText(label));
+}
+
 describe('WebhooksPanel', () => {
   it('registers an endpoint, shows the signing secret once, and puts a refused URL on the URL field', async () => {
     const user = userEvent.setup();
@@ -155,12 +172,7 @@ describe('WebhooksPanel', () => {
       }
       return json(200, endpoints);
     });
-    renderWithApp(
-      <>
-        <WebhooksPanel />
-        <Toaster />
-      </>,
-    );
+    renderWithToaster(<WebhooksPanel />);
     expect(await screen.findByText('No webhooks registered yet.')).toBeInTheDocument();
     const form = screen.getByRole('form', { name: 'Register a webhook' });
 
@@ -177,16 +189,11 @@ describe('WebhooksPanel', () => {
     await user.clear(within(form).getByLabelText(/^Endpoint URL/));
     await user.type(within(form).getByLabelText(/^Endpoint URL/), 'https://hooks.example.com/ppr');
     // Only "Ticket created": untick every other type.
-    for (const label of [
-      'Payment received',
-      'Fee waived',
-      'Refunded',
-      'Status changed',
-      'Notes updated',
-      'Linked to customer',
-      'Engineer assigned',
-    ])
-      await user.click(within(form).getByLabelText(label));
+    await untick(
+      user,
+      form,
+      EVENT_TYPES.filter((label) => label !== 'Ticket created'),
+    );
     await user.click(within(form).getByRole('button', { name: 'Register Webhook' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'Webhook Registered' });
@@ -203,17 +210,7 @@ describe('WebhooksPanel', () => {
     renderWithApp(<WebhooksPanel />);
     const form = await screen.findByRole('form', { name: 'Register a webhook' });
     await user.type(within(form).getByLabelText(/^Endpoint URL/), 'https://hooks.example.com/x');
-    for (const label of [
-      'Ticket created',
-      'Payment received',
-      'Fee waived',
-      'Refunded',
-      'Status changed',
-      'Notes updated',
-      'Linked to customer',
-      'Engineer assigned',
-    ])
-      await user.click(within(form).getByLabelText(label));
+    await untick(user, form, EVENT_TYPES);
     await user.click(within(form).getByRole('button', { name: 'Register Webhook' }));
     expect(within(form).getByRole('group', { name: 'Event types' })).toHaveAccessibleDescription('At least one event type is required');
     expect(calls(fetchMock, 'POST', '/api/admin/webhooks')).toHaveLength(0);
@@ -235,12 +232,7 @@ describe('WebhooksPanel', () => {
       }
       return json(200, endpoints);
     });
-    renderWithApp(
-      <>
-        <WebhooksPanel />
-        <Toaster />
-      </>,
-    );
+    renderWithToaster(<WebhooksPanel />);
 
     await user.click(await screen.findByRole('button', { name: 'Edit https://hooks.example.com/ppr' }));
     const edit = await screen.findByRole('dialog', { name: 'Edit Webhook' });

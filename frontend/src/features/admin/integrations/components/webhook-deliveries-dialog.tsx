@@ -3,6 +3,7 @@ import { Spinner } from '../../../../components/ui/spinner';
 import { formatDateTime } from '../../../../lib/format-date';
 import { toast } from '../../../../lib/toast';
 import { AdminDialog } from '../../components/admin-dialog';
+import { AdminTable } from '../../components/admin-table';
 import { adminButton } from '../../components/styles';
 import { serverMessageOr } from '../../lib/errors';
 import { useWebhookDeliveries } from '../api/get-webhook-deliveries';
@@ -54,55 +55,41 @@ export function WebhookDeliveriesDialog({ webhook, onClose }: { webhook: Webhook
       ) : deliveries.data.length === 0 ? (
         <p className="text-slate-700">No deliveries yet.</p>
       ) : (
-        <div
-          role="region"
-          aria-label="Delivery log"
-          tabIndex={0}
-          className="overflow-x-auto rounded-xl border border-slate-200 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-700"
+        <AdminTable
+          label="Delivery log"
+          columns={['Event', 'Ticket', 'Status', 'Attempts', 'Response', 'Last attempt', 'Next try', 'Actions']}
+          nowrapHeadings
         >
-          <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-            <thead className="bg-slate-50 text-slate-900">
-              <tr>
-                {['Event', 'Ticket', 'Status', 'Attempts', 'Response', 'Last attempt', 'Next try', 'Actions'].map((heading) => (
-                  <th key={heading} scope="col" className="whitespace-nowrap px-3 py-2 font-semibold">
-                    {heading}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200 text-slate-800">
-              {deliveries.data.map((delivery) => (
-                <tr key={delivery.id}>
-                  <td className="whitespace-nowrap px-3 py-2">{EVENT_TYPE_LABELS[delivery.eventType]}</td>
-                  <td className="px-3 py-2">{delivery.ticketId}</td>
-                  <td className="px-3 py-2">
-                    <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_CLASS[delivery.status]}`}>
-                      {DELIVERY_STATUS_LABELS[delivery.status]}
-                    </span>
-                  </td>
-                  <td className="px-3 py-2">{delivery.attempts}</td>
-                  <td className="px-3 py-2">
-                    {delivery.responseCode ?? '—'}
-                    {delivery.lastError ? <span className="block text-xs text-slate-700">{delivery.lastError}</span> : null}
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-2">{delivery.lastAttemptAt ? formatDateTime(delivery.lastAttemptAt) : '—'}</td>
-                  <td className="whitespace-nowrap px-3 py-2">{delivery.nextAttemptAt ? formatDateTime(delivery.nextAttemptAt) : '—'}</td>
-                  <td className="px-3 py-2">
-                    <button
-                      type="button"
-                      className={adminButton.small}
-                      disabled={redeliver.isPending}
-                      aria-label={`Redeliver delivery ${delivery.id}`}
-                      onClick={() => onRedeliver(delivery)}
-                    >
-                      Redeliver
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+          {deliveries.data.map((delivery) => (
+            <tr key={delivery.id} className="text-slate-800">
+              <td className="whitespace-nowrap px-3 py-2">{EVENT_TYPE_LABELS[delivery.eventType]}</td>
+              <td className="px-3 py-2">{delivery.ticketId}</td>
+              <td className="px-3 py-2">
+                <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_CLASS[delivery.status]}`}>
+                  {DELIVERY_STATUS_LABELS[delivery.status]}
+                </span>
+              </td>
+              <td className="px-3 py-2">{delivery.attempts}</td>
+              <td className="px-3 py-2">
+                {delivery.responseCode ?? '—'}
+                {delivery.lastError ? <span className="block text-xs text-slate-700">{delivery.lastError}</span> : null}
+              </td>
+              <td className="whitespace-nowrap px-3 py-2">{delivery.lastAttemptAt ? formatDateTime(delivery.lastAttemptAt) : '—'}</td>
+              <td className="whitespace-nowrap px-3 py-2">{delivery.nextAttemptAt ? formatDateTime(delivery.nextAttemptAt) : '—'}</td>
+              <td className="px-3 py-2">
+                <button
+                  type="button"
+                  className={adminButton.small}
+                  disabled={redeliver.isPending}
+                  aria-label={`Redeliver delivery ${delivery.id}`}
+                  onClick={() => onRedeliver(delivery)}
+                >
+                  Redeliver
+                </button>
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
       )}
     </AdminDialog>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Spinner } from '../../../../components/ui/spinner';
 import { formatDateTime } from '../../../../lib/format-date';
 import { adminButton } from '../../components/styles';
@@ -6,20 +6,10 @@ import { serverMessageOr } from '../../lib/errors';
 import { useCampaignStatus } from '../api/get-campaign-status';
 import { formatKilobytes } from '../lib/content-size';
 import { loadLastCampaign, saveLastCampaign, type LastCampaign } from '../lib/last-campaign';
+import { AdminSection } from '../../components/admin-section';
 import { CampaignPanel } from './campaign-panel';
 import { MarketingCompose } from './marketing-compose';
 import { SubscriptionsPanel } from './subscriptions-panel';
-
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section aria-labelledby={id} className="rounded-xl border border-slate-200 bg-white p-5">
-      <h3 id={id} className="text-xl font-bold text-slate-900">
-        {title}
-      </h3>
-      <div className="mt-4">{children}</div>
-    </section>
-  );
-}
 
 type Draft = { subject: string; emailList: string; content: string };
 
@@ -45,10 +35,10 @@ export function MarketingTab() {
   return (
     <div className="space-y-6">
       <h2 className="text-2xl font-bold text-slate-900">Marketing</h2>
-      <Section id="marketing-compose" title="Compose">
+      <AdminSection id="marketing-compose" title="Compose">
         <MarketingCompose key={draft.key} initial={draft.values} onSent={setLast} />
-      </Section>
-      <Section id="marketing-campaign" title="Campaign Status">
+      </AdminSection>
+      <AdminSection id="marketing-campaign" title="Campaign Status">
         {status.isPending ? (
           <Spinner label="Loading campaign status..." showLabel />
         ) : status.isError ? (
@@ -58,9 +48,9 @@ export function MarketingTab() {
         ) : (
           <CampaignPanel status={status.data} />
         )}
-      </Section>
+      </AdminSection>
       {shown ? (
-        <Section id="marketing-last" title="Last Marketing Email">
+        <AdminSection id="marketing-last" title="Last Marketing Email">
           <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
             <dt className="font-semibold text-slate-900">Subject</dt>
             <dd>{shown.subject}</dd>
@@ -82,11 +72,11 @@ export function MarketingTab() {
           >
             Reuse in Compose
           </button>
-        </Section>
+        </AdminSection>
       ) : null}
-      <Section id="marketing-subscriptions" title="Subscriptions">
+      <AdminSection id="marketing-subscriptions" title="Subscriptions">
         <SubscriptionsPanel />
-      </Section>
+      </AdminSection>
     </div>
   );
 }

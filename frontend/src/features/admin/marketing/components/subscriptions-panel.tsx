@@ -3,6 +3,7 @@ import { Field, Select } from '../../../../components/ui/form';
 import { Spinner } from '../../../../components/ui/spinner';
 import { formatDateTime } from '../../../../lib/format-date';
 import { toast } from '../../../../lib/toast';
+import { ListPager } from '../../components/list-pager';
 import { adminButton } from '../../components/styles';
 import { serverMessageOr } from '../../lib/errors';
 import { totalPagesOf } from '../../lib/pagination';
@@ -86,19 +87,7 @@ export function SubscriptionsPanel() {
               </li>
             ))}
           </ul>
-          {pages > 1 ? (
-            <div className="flex items-center gap-2">
-              <button type="button" className={adminButton.small} disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                Previous
-              </button>
-              <span className="text-sm text-slate-700">
-                Page {page} of {pages}
-              </span>
-              <button type="button" className={adminButton.small} disabled={page >= pages} onClick={() => setPage(page + 1)}>
-                Next
-              </button>
-            </div>
-          ) : null}
+          <ListPager page={page} pages={pages} onPage={setPage} />
         </>
       )}
     </div>

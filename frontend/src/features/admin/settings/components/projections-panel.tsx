@@ -1,5 +1,6 @@
 import { RefreshCw } from 'lucide-react';
 import { Spinner } from '../../../../components/ui/spinner';
+import { AdminTable } from '../../components/admin-table';
 import { adminButton } from '../../components/styles';
 import { serverMessageOr } from '../../lib/errors';
 import { useProjections } from '../api/get-projections';
@@ -24,44 +25,21 @@ export function ProjectionsPanel() {
           {serverMessageOr(projections.error, 'Failed to load the projection status. Please try again.')}
         </p>
       ) : (
-        <div role="region" aria-label="Projection status" tabIndex={0} className="mt-2 overflow-x-auto rounded-lg border border-slate-200">
-          <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-            <thead className="bg-slate-50">
-              <tr>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  Projection
-                </th>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  State
-                </th>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  Checkpoint
-                </th>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  Lag (events)
-                </th>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  Error
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {projections.data.projections.map((projection) => (
-                <tr key={projection.name}>
-                  <td className="px-3 py-2 font-mono">{projection.name}</td>
-                  <td className={`px-3 py-2 font-semibold ${projection.state === 'failed' ? 'text-red-700' : 'text-green-800'}`}>
-                    {projection.state === 'failed' ? 'Failed' : 'Running'}
-                  </td>
-                  <td className="px-3 py-2 font-mono">{projection.checkpoint}</td>
-                  <td className="px-3 py-2">{projection.lag ?? 'unknown'}</td>
-                  <td className="px-3 py-2 text-red-700">
-                    {projection.error ? `${projection.error}${projection.errorEventId ? ` (event ${projection.errorEventId})` : ''}` : '—'}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable label="Projection status" columns={['Projection', 'State', 'Checkpoint', 'Lag (events)', 'Error']} className="mt-2">
+          {projections.data.projections.map((projection) => (
+            <tr key={projection.name}>
+              <td className="px-3 py-2 font-mono">{projection.name}</td>
+              <td className={`px-3 py-2 font-semibold ${projection.state === 'failed' ? 'text-red-700' : 'text-green-800'}`}>
+                {projection.state === 'failed' ? 'Failed' : 'Running'}
+              </td>
+              <td className="px-3 py-2 font-mono">{projection.checkpoint}</td>
+              <td className="px-3 py-2">{projection.lag ?? 'unknown'}</td>
+              <td className="px-3 py-2 text-red-700">
+                {projection.error ? `${projection.error}${projection.errorEventId ? ` (event ${projection.errorEventId})` : ''}` : '—'}
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
       )}
     </div>
   );

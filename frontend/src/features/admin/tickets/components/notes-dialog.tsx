@@ -1,27 +1,16 @@
-import type { AdminTicket } from '@ppr/contracts';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Field, Textarea } from '../../../../components/ui/form';
 import { toast } from '../../../../lib/toast';
-import { AdminDialog } from '../../components/admin-dialog';
-import { adminButton } from '../../components/styles';
 import { useUpdateTicketNotes } from '../api/update-ticket-notes';
 import { toastUpdateError } from '../lib/update-toasts';
+import { TicketFormDialog, type TicketActionDialogProps } from './ticket-form-dialog';
 
 /** The admin notes of a ticket; customers see them as 'Technician Notes'. */
-export function NotesDialog({
-  ticket,
-  onClose,
-  onUnauthorized,
-}: {
-  ticket: AdminTicket;
-  onClose: () => void;
-  onUnauthorized: (error: unknown) => boolean;
-}) {
+export function NotesDialog({ ticket, onClose, onUnauthorized }: TicketActionDialogProps) {
   const [notes, setNotes] = useState(ticket.adminNotes ?? '');
   const update = useUpdateTicketNotes();
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const onSubmit = () => {
     update.mutate(
       { ticketId: ticket.id, body: { notes } },
       {
@@ -37,25 +26,19 @@ export function NotesDialog({
   };
 
   return (
-    <AdminDialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <TicketFormDialog
+      ticket={ticket}
       title="Admin Notes"
-      description={`${ticket.reference} · ${ticket.businessName}. The customer sees these notes as Technician Notes.`}
+      text="The customer sees these notes as Technician Notes."
+      onClose={onClose}
+      onSubmit={onSubmit}
+      pending={update.isPending}
+      submitLabel="Save Notes"
+      pendingLabel="Saving..."
     >
-      <form onSubmit={onSubmit} className="space-y-4">
-        <Field label="Notes" id="admin-notes" hint="Up to 5000 characters.">
-          <Textarea rows={6} maxLength={5000} value={notes} onChange={(event) => setNotes(event.target.value)} />
-        </Field>
-        <div className="flex justify-end gap-2">
-          <button type="button" onClick={onClose} className={adminButton.secondary}>
-            Cancel
-          </button>
-          <button type="submit" disabled={update.isPending} className={adminButton.primary}>
-            {update.isPending ? 'Saving...' : 'Save Notes'}
-          </button>
-        </div>
-      </form>
-    </AdminDialog>
+      <Field label="Notes" id="admin-notes" hint="Up to 5000 characters.">
+        <Textarea rows={6} maxLength={5000} value={notes} onChange={(event) => setNotes(event.target.value)} />
+      </Field>
+    </TicketFormDialog>
   );
 }

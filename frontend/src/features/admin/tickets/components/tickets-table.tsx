@@ -1,6 +1,7 @@
 import { TICKET_STATUSES, type AdminTicket, type Engineer, type TicketStatus } from '@ppr/contracts';
 import { formatDateTime } from '../../../../lib/format-date';
 import { controlClass } from '../../../../components/ui/form';
+import { AdminTable } from '../../components/admin-table';
 import { adminButton } from '../../components/styles';
 import { STATUS_LABELS } from '../../lib/labels';
 import { adminPaymentDisplay, PAYMENT_BADGE_CLASS } from '../../lib/payment-display';
@@ -53,117 +54,83 @@ function ActionButton({ label, reference, onClick }: { label: string; reference:
 export function TicketsTable({ tickets, engineers, busyTicketId, onStatus, onAssign, onAction }: TicketsTableProps) {
   const active = engineers.filter((engineer) => engineer.isActive);
   return (
-    <div
-      role="region"
-      aria-label="Support tickets"
-      tabIndex={0}
-      className="overflow-x-auto rounded-xl border border-slate-200 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-700"
-    >
-      <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-        <thead className="bg-slate-50 text-slate-900">
-          <tr>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Ticket
-            </th>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Customer
-            </th>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Status
-            </th>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Payment
-            </th>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Response
-            </th>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Engineer
-            </th>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Actions
-            </th>
+    <AdminTable label="Support tickets" columns={['Ticket', 'Customer', 'Status', 'Payment', 'Response', 'Engineer', 'Actions']}>
+      {tickets.map((ticket) => {
+        const payment = adminPaymentDisplay(ticket);
+        const busy = busyTicketId === ticket.id;
+        const assigned = engineers.find((engineer) => engineer.id === ticket.engineerId);
+        const choices = assigned && !assigned.isActive ? [...active, assigned] : active;
+        return (
+          <tr key={ticket.id} data-ticket-id={ticket.id} className="align-top">
+            <td className="px-3 py-3">
+              <div className="font-semibold text-slate-900">{ticket.reference}</div>
+              <div className="text-slate-700">{ticket.serviceCategory}</div>
+              <div className="text-xs text-slate-600">{formatDateTime(ticket.createdAt)}</div>
+            </td>
+            <td className="px-3 py-3">
+              <div className="font-semibold text-slate-900">{ticket.businessName}</div>
+              <div className="text-slate-700">{ticket.contactName}</div>
+              <div className="text-slate-700">{ticket.email}</div>
+              <div className="text-slate-700">{ticket.phone}</div>
+            </td>
+            <td className="px-3 py-3">
+              <select
+                aria-label={`Status of ${ticket.reference}`}
+                value={ticket.status}
+                disabled={busy}
+                onChange={(event) => onStatus(ticket, event.target.value as TicketStatus)}
+                className={`${controlClass} mt-0 min-w-40 py-1`}
+              >
+                {TICKET_STATUSES.map((status) => (
+                  <option key={status} value={status}>
+                    {STATUS_LABELS[status]}
+                  </option>
+                ))}
+              </select>
+            </td>
+            <td className="px-3 py-3">
+              <span className={`whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ${PAYMENT_BADGE_CLASS[payment]}`}>
+                {payment}
+              </span>
+            </td>
+            <td className="px-3 py-3">
+              <ResponseClock ticket={ticket} />
+            </td>
+            <td className="px-3 py-3">
+              <select
+                aria-label={`Engineer for ${ticket.reference}`}
+                value={ticket.engineerId ?? ''}
+                disabled={busy}
+                onChange={(event) => onAssign(ticket, event.target.value ? Number(event.target.value) : null)}
+                className={`${controlClass} mt-0 min-w-40 py-1`}
+              >
+                <option value="">Unassigned</option>
+                {choices.map((engineer) => (
+                  <option key={engineer.id} value={engineer.id}>
+                    {engineer.name}
+                    {engineer.isActive ? '' : ' (inactive)'}
+                  </option>
+                ))}
+              </select>
+            </td>
+            <td className="px-3 py-3">
+              <div className="flex flex-wrap gap-1.5">
+                <ActionButton label="Notes" reference={ticket.reference} onClick={() => onAction(ticket, 'notes')} />
+                {payment === 'Not Paid' ? (
+                  <>
+                    <ActionButton label="Free Diagnostic" reference={ticket.reference} onClick={() => onAction(ticket, 'free')} />
+                    <ActionButton label="$0 Cost" reference={ticket.reference} onClick={() => onAction(ticket, 'zero')} />
+                  </>
+                ) : null}
+                {payment === 'Paid' ? (
+                  <ActionButton label="Refund" reference={ticket.reference} onClick={() => onAction(ticket, 'refund')} />
+                ) : null}
+                <ActionButton label="History" reference={ticket.reference} onClick={() => onAction(ticket, 'history')} />
+              </div>
+            </td>
           </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200 bg-white">
-          {tickets.map((ticket) => {
-            const payment = adminPaymentDisplay(ticket);
-            const busy = busyTicketId === ticket.id;
-            const assigned = engineers.find((engineer) => engineer.id === ticket.engineerId);
-            const choices = assigned && !assigned.isActive ? [...active, assigned] : active;
-            return (
-              <tr key={ticket.id} data-ticket-id={ticket.id} className="align-top">
-                <td className="px-3 py-3">
-                  <div className="font-semibold text-slate-900">{ticket.reference}</div>
-                  <div className="text-slate-700">{ticket.serviceCategory}</div>
-                  <div className="text-xs text-slate-600">{formatDateTime(ticket.createdAt)}</div>
-                </td>
-                <td className="px-3 py-3">
-                  <div className="font-semibold text-slate-900">{ticket.businessName}</div>
-                  <div className="text-slate-700">{ticket.contactName}</div>
-                  <div className="text-slate-700">{ticket.email}</div>
-                  <div className="text-slate-700">{ticket.phone}</div>
-                </td>
-                <td className="px-3 py-3">
-                  <select
-                    aria-label={`Status of ${ticket.reference}`}
-                    value={ticket.status}
-                    disabled={busy}
-                    onChange={(event) => onStatus(ticket, event.target.value as TicketStatus)}
-                    className={`${controlClass} mt-0 min-w-40 py-1`}
-                  >
-                    {TICKET_STATUSES.map((status) => (
-                      <option key={status} value={status}>
-                        {STATUS_LABELS[status]}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td className="px-3 py-3">
-                  <span className={`whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ${PAYMENT_BADGE_CLASS[payment]}`}>
-                    {payment}
-                  </span>
-                </td>
-                <td className="px-3 py-3">
-                  <ResponseClock ticket={ticket} />
-                </td>
-                <td className="px-3 py-3">
-                  <select
-                    aria-label={`Engineer for ${ticket.reference}`}
-                    value={ticket.engineerId ?? ''}
-                    disabled={busy}
-                    onChange={(event) => onAssign(ticket, event.target.value ? Number(event.target.value) : null)}
-                    className={`${controlClass} mt-0 min-w-40 py-1`}
-                  >
-                    <option value="">Unassigned</option>
-                    {choices.map((engineer) => (
-                      <option key={engineer.id} value={engineer.id}>
-                        {engineer.name}
-                        {engineer.isActive ? '' : ' (inactive)'}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td className="px-3 py-3">
-                  <div className="flex flex-wrap gap-1.5">
-                    <ActionButton label="Notes" reference={ticket.reference} onClick={() => onAction(ticket, 'notes')} />
-                    {payment === 'Not Paid' ? (
-                      <>
-                        <ActionButton label="Free Diagnostic" reference={ticket.reference} onClick={() => onAction(ticket, 'free')} />
-                        <ActionButton label="$0 Cost" reference={ticket.reference} onClick={() => onAction(ticket, 'zero')} />
-                      </>
-                    ) : null}
-                    {payment === 'Paid' ? (
-                      <ActionButton label="Refund" reference={ticket.reference} onClick={() => onAction(ticket, 'refund')} />
-                    ) : null}
-                    <ActionButton label="History" reference={ticket.reference} onClick={() => onAction(ticket, 'history')} />
-                  </div>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+        );
+      })}
+    </AdminTable>
   );
 }

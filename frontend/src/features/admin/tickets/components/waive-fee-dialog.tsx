@@ -1,12 +1,11 @@
-import { FREE_DIAGNOSTIC_NOTE, ZERO_COST_NOTE, type AdminTicket } from '@ppr/contracts';
-import { useState, type FormEvent } from 'react';
+import { FREE_DIAGNOSTIC_NOTE, ZERO_COST_NOTE } from '@ppr/contracts';
+import { useState } from 'react';
 import { Field, Textarea } from '../../../../components/ui/form';
 import { toast } from '../../../../lib/toast';
-import { AdminDialog } from '../../components/admin-dialog';
-import { adminButton } from '../../components/styles';
 import { useMarkFreeDiagnostic } from '../api/mark-free-diagnostic';
 import { useMarkZeroCost } from '../api/mark-zero-cost';
 import { toastUpdateError } from '../lib/update-toasts';
+import { TicketFormDialog, type TicketActionDialogProps } from './ticket-form-dialog';
 
 export type WaiveKind = 'free' | 'zero';
 
@@ -28,25 +27,14 @@ const COPY = {
 } as const;
 
 /** The free-diagnostic and $0-cost dialogs (SPEC section 4), with the spec's default notes. */
-export function WaiveFeeDialog({
-  ticket,
-  kind,
-  onClose,
-  onUnauthorized,
-}: {
-  ticket: AdminTicket;
-  kind: WaiveKind;
-  onClose: () => void;
-  onUnauthorized: (error: unknown) => boolean;
-}) {
+export function WaiveFeeDialog({ ticket, kind, onClose, onUnauthorized }: TicketActionDialogProps & { kind: WaiveKind }) {
   const copy = COPY[kind];
   const [notes, setNotes] = useState<string>(copy.defaultNotes);
   const free = useMarkFreeDiagnostic();
   const zero = useMarkZeroCost();
   const mutation = kind === 'free' ? free : zero;
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const onSubmit = () => {
     mutation.mutate(
       { ticketId: ticket.id, body: { paymentNotes: notes.trim() || null } },
       {
@@ -62,25 +50,19 @@ export function WaiveFeeDialog({
   };
 
   return (
-    <AdminDialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <TicketFormDialog
+      ticket={ticket}
       title={copy.title}
-      description={`${ticket.reference} · ${ticket.businessName}. ${copy.text}`}
+      text={copy.text}
+      onClose={onClose}
+      onSubmit={onSubmit}
+      pending={mutation.isPending}
+      submitLabel="Confirm"
+      pendingLabel="Saving..."
     >
-      <form onSubmit={onSubmit} className="space-y-4">
-        <Field label="Payment notes" id="waive-fee-notes">
-          <Textarea rows={3} maxLength={500} value={notes} onChange={(event) => setNotes(event.target.value)} />
-        </Field>
-        <div className="flex justify-end gap-2">
-          <button type="button" onClick={onClose} className={adminButton.secondary}>
-            Cancel
-          </button>
-          <button type="submit" disabled={mutation.isPending} className={adminButton.primary}>
-            {mutation.isPending ? 'Saving...' : 'Confirm'}
-          </button>
-        </div>
-      </form>
-    </AdminDialog>
+      <Field label="Payment notes" id="waive-fee-notes">
+        <Textarea rows={3} maxLength={500} value={notes} onChange={(event) => setNotes(event.target.value)} />
+      </Field>
+    </TicketFormDialog>
   );
 }
