@@ -50,16 +50,52 @@ const body = JSON.stringify({
 // ---------------------------------------------------------------------------------------------------------
 // Counting statements and commits of every node-postgres client in this process (except excluded ones).
 
-type Owner = 'event store' | 'ticket ids' | 'read side' | 'rate limits' | 'sessions' | 'idempotency' | 'other';
-const OWNERS: readonly Owner[] = ['event store', 'ticket ids', 'read side', 'rate limits', 'sessions', 'idempotency', 'other'];
+/**
+ * Who runs a statement, told by its text. The request's own path: the rate limits, the ticket's append
+ * (es_append_numbered), its session, an idempotency key, and the read side's batch it waits for. Then the
+ * subscribers' reads of the event store (shared by the projections, the email saga, the webhook outbox)
+ * and what happens after the answer: the email outbox (jobs, mail log, the attempts' events, appended with
+ * es_append) and the webhook outbox, and NOTIFY to other processes.
+ */
+type Owner =
+  | 'rate limits'
+  | 'ticket append'
+  | 'ticket ids'
+  | 'sessions'
+  | 'idempotency'
+  | 'read side'
+  | 'event reads'
+  | 'emails'
+  | 'webhooks'
+  | 'notify'
+  | 'other';
+const OWNERS: readonly Owner[] = [
+  'rate limits',
+  'ticket append',
+  'ticket ids',
+  'sessions',
+  'idempotency',
+  'read side',
+  'event reads',
+  'emails',
+  'webhooks',
+  'notify',
+  'other',
+];
+/** The owners on the request's own path: what the answer waits for. */
+const REQUEST_PATH: ReadonlySet<Owner> = new Set(['rate limits', 'ticket append', 'ticket ids', 'sessions', 'idempotency', 'read side']);
 
 function ownerOf(text: string): Owner {
-  if (/\bes_(append|events|streams)|pg_notify|\bLISTEN\b/i.test(text)) return 'event store';
+  if (/es_append_numbered/i.test(text)) return 'ticket append';
+  if (/\bes_append\s*\(|notification_|mail_messages/i.test(text)) return 'emails';
+  if (/pg_notify|\bLISTEN\b/i.test(text)) return 'notify';
+  if (/\bes_(events|streams)\b/i.test(text)) return 'event reads';
   if (/ticket_id_seq/i.test(text)) return 'ticket ids';
   if (/projection_checkpoints|"?tickets"?\b|email_notifications/i.test(text)) return 'read side';
   if (/rate_limits/i.test(text)) return 'rate limits';
   if (/\bsessions\b/i.test(text)) return 'sessions';
   if (/support_request_idempotency/i.test(text)) return 'idempotency';
+  if (/webhook_/i.test(text)) return 'webhooks';
   return 'other';
 }
 
@@ -76,6 +112,8 @@ const emptyTally = (): Tally => ({
 });
 let tally = emptyTally();
 let counting = false;
+/** With BENCH_STATEMENTS set: how often each statement (its start) ran, to see where a request's statements go. */
+const shapes = new Map<string, number>();
 const excluded = new WeakSet<Client>();
 /** Per client, its open transaction: whose it is (its first statement's owner) and whether it wrote. */
 const transactions = new WeakMap<Client, { owner: Owner | null; wrote: boolean; statements: number }>();
@@ -96,6 +134,10 @@ function record(client: Client, text: string): void {
     return;
   }
   const owner = ownerOf(text);
+  if (process.env.BENCH_STATEMENTS) {
+    const shape = `${owner}: ${text.replace(/\s+/g, ' ').trim().slice(0, 110)}`;
+    shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+  }
   if (tx) {
     tx.owner ??= owner;
     tx.statements++;
@@ -116,17 +158,22 @@ Client.prototype.query = function query(this: Client, config: unknown, ...rest: 
   return (originalQuery as (...args: unknown[]) => unknown).call(this, config, ...rest);
 } as typeof Client.prototype.query;
 
-function sum(values: Record<Owner, number>): number {
-  return OWNERS.reduce((total, owner) => total + values[owner], 0);
+function sum(values: Record<Owner, number>, owners: readonly Owner[] = OWNERS): number {
+  return owners.reduce((total, owner) => total + values[owner], 0);
 }
 
 function describeTally(t: Tally, requests: number): string[] {
   const per = (n: number): string => (n / requests).toFixed(2);
-  const lines = [`    statements per request: ${per(sum(t.statements))}, commits per request: ${per(sum(t.commits))}`];
+  const path = OWNERS.filter((owner) => REQUEST_PATH.has(owner));
+  const lines = [
+    `    statements per request: ${per(sum(t.statements))}, commits per request: ${per(sum(t.commits))}`,
+    `    on the request's own path (what the answer waits for): ${per(sum(t.statements, path))} statements, ${per(sum(t.commits, path))} commits`,
+  ];
   for (const owner of OWNERS) {
     if (t.statements[owner] === 0) continue;
     lines.push(
-      `      ${owner.padEnd(12)} ${per(t.statements[owner]).padStart(6)} statements, ${per(t.commits[owner]).padStart(5)} commits`,
+      `      ${(REQUEST_PATH.has(owner) ? '' : '(after) ') + owner}`.padEnd(24) +
+        ` ${per(t.statements[owner]).padStart(6)} statements, ${per(t.commits[owner]).padStart(5)} commits`,
     );
   }
   return lines;
@@ -304,6 +351,9 @@ async function main(): Promise<void> {
     counting = false;
     out(`\nOne support request at a time (${SEQUENTIAL_REQUESTS} requests), what each costs the database:`);
     for (const text of describeTally(tally, SEQUENTIAL_REQUESTS)) out(text);
+    for (const [shape, count] of [...shapes].sort((a, b) => b[1] - a[1])) {
+      out(`      ${(count / SEQUENTIAL_REQUESTS).toFixed(2).padStart(6)} x ${shape}`);
+    }
 
     // What the store's subscribers did (issue 10's counters; absent on a store without them).
     type Stats = Record<'subscriberReads' | 'invisibleRetries' | 'pollTimeouts' | 'notifiesSent' | 'notificationsReceived', number>;

@@ -66,6 +66,39 @@ function toJob(row: JobRow): NotificationJob {
   };
 }
 
+/**
+ * The INSERT of new jobs (parameters $1 to $13; a job already there is left alone), for `insert` or for a
+ * caller that writes it together with something else in one statement.
+ */
+export function insertJobsStatement(
+  jobs: readonly NewNotificationJob[],
+  nextAttemptAt?: Date,
+): { readonly text: string; readonly values: unknown[] } {
+  return {
+    text: `INSERT INTO notification_jobs (idempotency_key, event_id, kind, ticket_id, user_id, to_address, subject, html_body,
+         text_body, message_id, customer_email, appended_at, next_attempt_at)
+       SELECT t.*, coalesce($13::timestamptz, now())
+       FROM unnest($1::text[], $2::uuid[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
+         $10::text[], $11::bool[], $12::timestamptz[]) AS t
+       ON CONFLICT (idempotency_key) DO NOTHING`,
+    values: [
+      jobs.map((job) => job.key),
+      jobs.map((job) => job.eventId),
+      jobs.map((job) => job.kind),
+      jobs.map((job) => job.ticketId),
+      jobs.map((job) => job.userId),
+      jobs.map((job) => job.to),
+      jobs.map((job) => job.subject),
+      jobs.map((job) => job.html),
+      jobs.map((job) => job.text),
+      jobs.map((job) => job.messageId),
+      jobs.map((job) => job.customer),
+      jobs.map((job) => job.appendedAt),
+      nextAttemptAt ?? null,
+    ],
+  };
+}
+
 /** `{event id}:{kind}` (and `:{recipient}` for staff alerts, which go to several addresses). */
 export function jobKey(eventId: string, kind: string, recipient?: string): string {
   return recipient === undefined ? `${eventId}:${kind}` : `${eventId}:${kind}:${recipient}`;
@@ -90,51 +123,32 @@ export class NotificationJobs {
   /** Inserts jobs in one statement; a key already there is left as it is. */
   async insert(client: PoolClient | Pool, jobs: readonly NewNotificationJob[], nextAttemptAt?: Date): Promise<void> {
     if (jobs.length === 0) return;
-    await client.query(
-      `INSERT INTO notification_jobs (idempotency_key, event_id, kind, ticket_id, user_id, to_address, subject, html_body,
-         text_body, message_id, customer_email, appended_at, next_attempt_at)
-       SELECT t.*, coalesce($13::timestamptz, now())
-       FROM unnest($1::text[], $2::uuid[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
-         $10::text[], $11::bool[], $12::timestamptz[]) AS t
-       ON CONFLICT (idempotency_key) DO NOTHING`,
-      [
-        jobs.map((job) => job.key),
-        jobs.map((job) => job.eventId),
-        jobs.map((job) => job.kind),
-        jobs.map((job) => job.ticketId),
-        jobs.map((job) => job.userId),
-        jobs.map((job) => job.to),
-        jobs.map((job) => job.subject),
-        jobs.map((job) => job.html),
-        jobs.map((job) => job.text),
-        jobs.map((job) => job.messageId),
-        jobs.map((job) => job.customer),
-        jobs.map((job) => job.appendedAt),
-        nextAttemptAt ?? null,
-      ],
-    );
+    const statement = insertJobsStatement(jobs, nextAttemptAt);
+    await client.query(statement.text, statement.values);
   }
 
-  /** Pending jobs whose time has come, oldest first, leaving out those in flight here. */
-  async due(limit: number, exclude: readonly string[]): Promise<NotificationJob[]> {
-    const { rows } = await this.pool.query<JobRow>(
-      `SELECT ${COLUMNS} FROM notification_jobs
-       WHERE status = 'pending' AND next_attempt_at <= now() AND NOT (idempotency_key = ANY($2::text[]))
-       ORDER BY next_attempt_at, created_at LIMIT $1`,
+  /**
+   * Up to `limit` pending jobs that are due, oldest first, leaving out `exclude` (those being sent), and in
+   * the same statement the milliseconds until the next pending job that is not due yet (null: none), so the
+   * outbox worker knows how long it may sleep without asking again.
+   */
+  async due(limit: number, exclude: readonly string[]): Promise<{ jobs: NotificationJob[]; nextInMs: number | null }> {
+    const { rows } = await this.pool.query<Partial<JobRow> & { next_ms: number | null }>(
+      `SELECT n.next_ms, j.* FROM (
+         SELECT (extract(epoch FROM min(next_attempt_at) - now()) * 1000)::float8 AS next_ms FROM notification_jobs
+          WHERE status = 'pending' AND next_attempt_at > now() AND NOT (idempotency_key = ANY($2::text[]))
+       ) n LEFT JOIN LATERAL (
+         SELECT ${COLUMNS} FROM notification_jobs
+          WHERE status = 'pending' AND next_attempt_at <= now() AND NOT (idempotency_key = ANY($2::text[]))
+          ORDER BY next_attempt_at, created_at LIMIT $1
+       ) j ON true`,
       [limit, exclude],
     );
-    return rows.map(toJob);
-  }
-
-  /** Milliseconds until the next pending job is due (null: none pending). */
-  async msUntilNextDue(exclude: readonly string[]): Promise<number | null> {
-    const { rows } = await this.pool.query<{ ms: number | null }>(
-      `SELECT (extract(epoch FROM min(next_attempt_at) - now()) * 1000)::float8 AS ms FROM notification_jobs
-       WHERE status = 'pending' AND NOT (idempotency_key = ANY($1::text[]))`,
-      [exclude],
-    );
-    const ms = rows[0]?.ms;
-    return ms === null || ms === undefined ? null : Math.max(0, ms);
+    const next = rows[0]?.next_ms;
+    return {
+      jobs: rows.filter((row): row is JobRow & { next_ms: number | null } => row.idempotency_key != null).map(toJob),
+      nextInMs: next === null || next === undefined ? null : Math.max(0, next),
+    };
   }
 
   async byKey(key: string): Promise<NotificationJob | null> {

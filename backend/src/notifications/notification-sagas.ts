@@ -110,8 +110,10 @@ export class NotificationSagas {
         };
       });
       const room = CONCURRENCY - this.inFlight.size;
+      // When the worker may next have something to do, besides being woken: the next retry, or the idle poll.
+      let next = IDLE_POLL_MS;
       if (room > 0) {
-        const due = await this.jobs.due(room, [...this.inFlight.keys()]);
+        const { jobs: due, nextInMs } = await this.jobs.due(room, [...this.inFlight.keys()]);
         for (const job of due) {
           const sending = this.sender
             .attempt(job, this.policy)
@@ -123,10 +125,9 @@ export class NotificationSagas {
           this.inFlight.set(job.key, sending);
         }
         if (due.length > 0 && due.length === room) continue;
+        if (this.inFlight.size < CONCURRENCY) next = nextInMs ?? IDLE_POLL_MS;
       }
       if (woken) continue;
-      const next =
-        this.inFlight.size >= CONCURRENCY ? IDLE_POLL_MS : ((await this.jobs.msUntilNextDue([...this.inFlight.keys()])) ?? IDLE_POLL_MS);
       const timeout = new AbortController();
       await Promise.race([wakeup, sleep(Math.min(Math.max(next, 5), IDLE_POLL_MS), AbortSignal.any([signal, timeout.signal]))]);
       timeout.abort();

@@ -43,7 +43,7 @@ import { TICKET_EMAILS_SAGA, TicketEmailsSaga } from './sagas/ticket-emails.saga
           messageIdDomain: messageIdDomain(config.MAIL_FROM),
         };
         const lock = db.kind === 'postgres' ? new AdvisorySagaLock(db.url, TICKET_EMAILS_SAGA) : new SingleProcessSagaLock();
-        return new NotificationSagas((onJobs) => new TicketEmailsSaga(db.pool, store, jobs, options, onJobs), jobs, sender, lock, {
+        return new NotificationSagas((onJobs) => new TicketEmailsSaga(db.pool, store, options, onJobs), jobs, sender, lock, {
           maxAttempts: config.NOTIFICATION_MAX_ATTEMPTS,
           baseDelayMs: config.NOTIFICATION_RETRY_BASE_MS,
         });

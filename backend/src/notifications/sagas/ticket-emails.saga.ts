@@ -8,7 +8,7 @@ import {
   type RecordedEvent,
   START,
 } from '../../event-store/event-store.port';
-import { jobKey, jobMessageId, type NewNotificationJob, type NotificationJobs } from '../notification-jobs';
+import { insertJobsStatement, jobKey, jobMessageId, type NewNotificationJob } from '../notification-jobs';
 import { renderEmail } from '../templates/ticket-emails';
 import { type PlanOptions, planTicketEmails, TICKET_EMAIL_EVENTS } from './ticket-emails.plan';
 
@@ -37,7 +37,6 @@ export class TicketEmailsSaga {
   constructor(
     private readonly pool: Pool,
     private readonly store: EventStore,
-    private readonly jobs: NotificationJobs,
     private readonly options: SagaOptions,
     /** Called after new jobs are committed: the worker sends them at once. */
     private readonly onJobs: () => void,
@@ -156,23 +155,21 @@ export class TicketEmailsSaga {
     }
   }
 
+  /** The jobs and the checkpoint, in one statement (one round trip, one commit). */
   private async commit(jobs: readonly NewNotificationJob[], position: Position): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await this.jobs.insert(client, jobs);
-      await client.query(
-        `INSERT INTO notification_checkpoints (name, position, updated_at) VALUES ($1, $2, now())
-         ON CONFLICT (name) DO UPDATE SET position = excluded.position, updated_at = now()`,
-        [TICKET_EMAILS_SAGA, formatPosition(position)],
-      );
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
+    const checkpoint = (name: string, at: string): string =>
+      `INSERT INTO notification_checkpoints (name, position, updated_at) VALUES (${name}, ${at}, now())
+       ON CONFLICT (name) DO UPDATE SET position = excluded.position, updated_at = now()`;
+    if (jobs.length === 0) {
+      await this.pool.query(checkpoint('$1', '$2'), [TICKET_EMAILS_SAGA, formatPosition(position)]);
+      return;
     }
+    const insert = insertJobsStatement(jobs);
+    await this.pool.query(`WITH inserted AS (${insert.text}) ${checkpoint('$14', '$15')}`, [
+      ...insert.values,
+      TICKET_EMAILS_SAGA,
+      formatPosition(position),
+    ]);
   }
 }
 
