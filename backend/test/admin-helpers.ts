@@ -45,21 +45,8 @@ export function seed<T extends EventType>(type: T, data: Omit<EventData<T>, 'tic
   return { type, data, at, ...(actor ? { actor } : {}) };
 }
 
-/** The fields of a TicketCreated, with defaults. */
-export function created(overrides: Partial<EventData<'TicketCreated'>> = {}): Omit<EventData<'TicketCreated'>, 'ticketId'> {
-  return {
-    businessName: 'Capitol Dental',
-    contactName: 'Maya Patel',
-    email: 'maya@example.com',
-    phone: '(703) 555-0100',
-    address: null,
-    serviceCategory: 'networking',
-    issueDescription: 'The printer is offline again',
-    userId: null,
-    feeCents: 4900,
-    ...overrides,
-  };
-}
+/** The fields of a TicketCreated, with defaults (the projections' test fixture, which both workspaces' tests use). */
+export { ticketCreatedData as created } from '@ppr/projections/src/testing/ticket-created';
 
 /**
  * Appends tickets' histories straight to the event store, with the times and actors given (so a test

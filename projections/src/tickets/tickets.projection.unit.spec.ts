@@ -1,6 +1,7 @@
 import { ticketReference } from '@ppr/contracts';
 import type { RecordedEvent } from '../event-source';
 import { recordedEvent } from '../testing/recorded-event';
+import { ticketCreatedData } from '../testing/ticket-created';
 import { ticketsProjection } from './tickets.projection';
 
 const AT = '2026-03-04T15:16:17.000Z';
@@ -15,22 +16,7 @@ const update = (values: Record<string, unknown>) => [
 
 describe('tickets projection: given an event, the row operations', () => {
   it('TicketCreated inserts the whole row: pending payment, no waiver, the reference from the contracts', () => {
-    const created = recordedEvent(
-      'TicketCreated',
-      {
-        ticketId: 1042,
-        businessName: 'Capitol Dental',
-        contactName: 'Maya Patel',
-        email: 'maya@example.com',
-        phone: '(703) 555-0100',
-        address: null,
-        serviceCategory: 'networking',
-        issueDescription: 'The printer is offline',
-        userId: 7,
-        feeCents: 4900,
-      },
-      { occurredAt: AT },
-    );
+    const created = recordedEvent('TicketCreated', { ticketId: 1042, ...ticketCreatedData({ userId: 7 }) }, { occurredAt: AT });
 
     expect(project(created)).toEqual([
       {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Actor, type EventData, EVENT_SCHEMAS, type EventType, TICKET_EVENT_TYPES } from '@ppr/contracts';
+import { ticketCreatedData } from '@ppr/projections/src/testing/ticket-created';
 import type { RecordedEvent } from '../../event-store/event-store.port';
 import { actorAdminIds, engineerIds, ticketHistory } from './ticket-history';
 
@@ -39,23 +40,7 @@ const notification = {
 
 /** One ticket taken through every event type there is. */
 const events: RecordedEvent[] = [
-  event(
-    'TicketCreated',
-    {
-      ticketId,
-      businessName: 'Capitol Dental',
-      contactName: 'Maya Patel',
-      email: 'maya@example.com',
-      phone: '(703) 555-0100',
-      address: null,
-      serviceCategory: 'networking',
-      issueDescription: 'The printer is offline',
-      userId: null,
-      feeCents: 4900,
-    },
-    visitor,
-    0,
-  ),
+  event('TicketCreated', { ticketId, ...ticketCreatedData() }, visitor, 0),
   event('NotificationSent', notification, { kind: 'system', id: 'notifications' }, 1),
   event('TicketPaymentReceived', { ticketId, paymentIntentId: 'pi_1', amountCents: 4900, currency: 'usd' }, gateway, 2),
   event('TicketStatusChanged', { ticketId, from: 'pending_payment', to: 'active' }, gateway, 2),

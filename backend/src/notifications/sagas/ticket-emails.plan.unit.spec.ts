@@ -1,4 +1,5 @@
-import { EVENT_SCHEMAS, type EventData, type EventType } from '@ppr/contracts';
+import { EVENT_SCHEMAS, type EventType } from '@ppr/contracts';
+import { ticketCreatedData } from '@ppr/projections/src/testing/ticket-created';
 import type { RecordedEvent } from '../../event-store/event-store.port';
 import { renderEmail } from '../templates/ticket-emails';
 import { planTicketEmails } from './ticket-emails.plan';
@@ -32,17 +33,7 @@ function streamOf(...commands: { type: EventType; data: Record<string, unknown> 
   return events;
 }
 
-const created: Omit<EventData<'TicketCreated'>, 'ticketId'> = {
-  businessName: 'Capitol Dental',
-  contactName: 'Maya Patel',
-  email: 'maya@example.com',
-  phone: '(703) 555-0100',
-  address: null,
-  serviceCategory: 'networking',
-  issueDescription: 'The <printer> is offline & blinking',
-  userId: null,
-  feeCents: 4900,
-};
+const created = ticketCreatedData({ issueDescription: 'The <printer> is offline & blinking' });
 const activated = { type: 'TicketStatusChanged' as const, data: { from: 'pending_payment', to: 'active' } };
 
 function kinds(stream: RecordedEvent[], index: number): string[] {

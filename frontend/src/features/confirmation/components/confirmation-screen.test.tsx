@@ -2,15 +2,9 @@ import { BUSINESS_PROFILE } from '@ppr/contracts';
 import { screen } from '@testing-library/react';
 import { Route, Routes } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { answerFetch } from '../../../test/fetch-mock';
 import { renderWithApp } from '../../../test/render';
 import { ConfirmationScreen, NEXT_STEPS } from './confirmation-screen';
-
-function answer(status: number, body: unknown) {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(() => Promise.resolve(new Response(JSON.stringify(body), { status }))),
-  );
-}
 
 function renderConfirmation() {
   renderWithApp(
@@ -29,7 +23,7 @@ afterEach(() => {
 describe('ConfirmationScreen', () => {
   it('shows the reference, status Active, the category, the four next steps and the phone for a paid ticket', async () => {
     // A ticket created in an earlier year: the reference is the server's, never rebuilt from today's date.
-    answer(200, {
+    answerFetch(200, {
       id: 12,
       reference: 'PPR-2024-12',
       createdAt: '2024-12-31T23:30:00.000Z',
@@ -52,7 +46,7 @@ describe('ConfirmationScreen', () => {
   });
 
   it('sends an unpaid ticket back to the form', async () => {
-    answer(200, {
+    answerFetch(200, {
       id: 12,
       reference: 'PPR-2026-12',
       createdAt: '2026-01-05T10:00:00.000Z',
@@ -66,7 +60,7 @@ describe('ConfirmationScreen', () => {
   });
 
   it('shows Error Loading Confirmation when the ticket cannot be loaded', async () => {
-    answer(404, { message: 'Ticket not found' });
+    answerFetch(404, { message: 'Ticket not found' });
     renderConfirmation();
     expect(await screen.findByRole('heading', { name: 'Error Loading Confirmation' })).toBeInTheDocument();
     expect(screen.getByText('There was an error loading your ticket information. Please contact support.')).toBeInTheDocument();

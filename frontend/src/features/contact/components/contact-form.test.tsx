@@ -3,6 +3,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/layout/toaster';
+import { json, mockFetch } from '../../../test/fetch-mock';
 import { ContactForm } from './contact-form';
 
 function renderForm(sendMessage?: () => Promise<void>, minimumSendMs = 0) {
@@ -98,11 +99,10 @@ function answer(status: number, body: unknown) {
   const gate = new Promise<void>((resolve) => {
     release = resolve;
   });
-  const fetchMock = vi.fn(async () => {
+  const fetchMock = mockFetch(async () => {
     await gate;
-    return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+    return json(status, body);
   });
-  vi.stubGlobal('fetch', fetchMock);
   return { fetchMock, release };
 }
 
@@ -133,10 +133,7 @@ describe('ContactForm sending', () => {
   });
 
   it('shows the error toast when the request fails, and keeps what was typed', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
-    );
+    mockFetch(() => Promise.reject(new TypeError('Failed to fetch')));
     renderForm();
     fill(valid);
     await submit();

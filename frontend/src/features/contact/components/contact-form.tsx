@@ -1,6 +1,7 @@
 import { contactFormSchema, type ContactForm as ContactFormValues } from '@ppr/contracts';
 import { CircleCheck } from 'lucide-react';
 import { useRef, useState, type FormEvent } from 'react';
+import { SubmitButton } from '../../../components/ui/form';
 import { ApiRequestError } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { sendContactMessage } from '../api/send-contact-message';
@@ -194,13 +195,9 @@ export function ContactForm({
           </p>
         ) : null}
       </div>
-      <button
-        type="submit"
-        disabled={sending}
-        className="rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:opacity-70"
-      >
-        {sending ? 'Sending...' : 'Send Message'}
-      </button>
+      <SubmitButton pending={sending} pendingLabel="Sending...">
+        Send Message
+      </SubmitButton>
     </form>
   );
 }

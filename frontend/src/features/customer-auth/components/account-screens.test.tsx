@@ -1,41 +1,25 @@
 import { accountMessages } from '@ppr/contracts';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes, useLocation } from 'react-router-dom';
-import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
-import { renderWithApp } from '../../../test/render';
+import { Route, Routes } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sentBodies, type FetchMock, json, mockFetch } from '../../../test/fetch-mock';
+import { CurrentLocation, renderWithApp } from '../../../test/render';
 import { ForgotPasswordForm } from './forgot-password-form';
 import { LogoutButton } from './logout-button';
 import { ProtectedRoute } from './protected-route';
 import { ResetPasswordForm } from './reset-password-form';
 
-type Handler = (url: string, init: RequestInit | undefined) => Response | Promise<Response>;
-let fetchMock: Mock<(input: string, init?: RequestInit) => Promise<Response>>;
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
-
-function mockFetch(handler: Handler) {
-  fetchMock = vi.fn((input: string, init?: RequestInit) => Promise.resolve(handler(input, init)));
-  vi.stubGlobal('fetch', fetchMock);
-}
+let fetchMock: FetchMock;
 
 function posted(path: string): unknown[] {
-  return fetchMock.mock.calls
-    .filter(([url, init]) => url === path && init?.method === 'POST')
-    .map(([, init]) => (typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined));
-}
-
-function Where() {
-  const location = useLocation();
-  return <p>Now at {`${location.pathname}${location.search}`}</p>;
+  return sentBodies(fetchMock, 'POST', path);
 }
 
 const customer = { id: 7, username: 'pat', email: 'pat@example.com', emailVerified: true };
 
 beforeEach(() => {
-  mockFetch(() => json(500, { message: 'unexpected call' }));
+  fetchMock = mockFetch(() => json(500, { message: 'unexpected call' }));
 });
 
 afterEach(() => {
@@ -46,13 +30,13 @@ describe('ProtectedRoute', () => {
   const guarded = (
     <Routes>
       <Route path="/customer/dashboard" element={<ProtectedRoute>{(user) => <p>Hello {user.username}</p>}</ProtectedRoute>} />
-      <Route path="*" element={<Where />} />
+      <Route path="*" element={<CurrentLocation />} />
     </Routes>
   );
 
   it('shows the spinner while the customer lookup loads, then the page', async () => {
     let answer: (response: Response) => void = () => undefined;
-    mockFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
+    fetchMock = mockFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
     renderWithApp(guarded, { route: '/customer/dashboard' });
     expect(screen.getByRole('status')).toHaveTextContent('Checking your account...');
     answer(json(200, customer));
@@ -61,7 +45,7 @@ describe('ProtectedRoute', () => {
   });
 
   it('sends a logged-out visitor to the login page, with the way back', async () => {
-    mockFetch(() => json(401, { message: accountMessages.notLoggedIn }));
+    fetchMock = mockFetch(() => json(401, { message: accountMessages.notLoggedIn }));
     renderWithApp(guarded, { route: '/customer/dashboard' });
     expect(await screen.findByText('Now at /customer/login?returnTo=%2Fcustomer%2Fdashboard')).toBeInTheDocument();
     // A 401 is an answer ("nobody"), not a failure to retry.
@@ -69,7 +53,7 @@ describe('ProtectedRoute', () => {
   });
 
   it('retries the lookup once on a server error, then sends the visitor to log in', async () => {
-    mockFetch(() => json(503, { message: 'down' }));
+    fetchMock = mockFetch(() => json(503, { message: 'down' }));
     renderWithApp(guarded, { route: '/customer/dashboard' });
     expect(await screen.findByText(/Now at \/customer\/login/, undefined, { timeout: 4000 })).toBeInTheDocument();
     expect(fetchMock).toHaveBeenCalledTimes(2);
@@ -78,11 +62,11 @@ describe('ProtectedRoute', () => {
 
 describe('LogoutButton', () => {
   it('logs out and goes to the login page', async () => {
-    mockFetch(() => json(200, { message: accountMessages.loggedOut }));
+    fetchMock = mockFetch(() => json(200, { message: accountMessages.loggedOut }));
     renderWithApp(
       <Routes>
         <Route path="/customer/dashboard" element={<LogoutButton />} />
-        <Route path="*" element={<Where />} />
+        <Route path="*" element={<CurrentLocation />} />
       </Routes>,
       { route: '/customer/dashboard' },
     );
@@ -94,7 +78,7 @@ describe('LogoutButton', () => {
 
 describe('ForgotPasswordForm', () => {
   it('checks the address, then shows the same answer for every address', async () => {
-    mockFetch(() => json(200, { message: accountMessages.forgotPasswordSent }));
+    fetchMock = mockFetch(() => json(200, { message: accountMessages.forgotPasswordSent }));
     renderWithApp(<ForgotPasswordForm />);
     await userEvent.type(screen.getByLabelText(/^Email/), 'nope');
     await userEvent.click(screen.getByRole('button', { name: 'Send Reset Link' }));
@@ -116,7 +100,7 @@ describe('ResetPasswordForm', () => {
   });
 
   it('checks the passwords, posts the token with the new one, and offers the login', async () => {
-    mockFetch(() => json(200, { message: accountMessages.passwordChanged }));
+    fetchMock = mockFetch(() => json(200, { message: accountMessages.passwordChanged }));
     renderWithApp(<ResetPasswordForm token="tok-1" />);
     await userEvent.type(screen.getByLabelText(/^New password/), 'short');
     await userEvent.type(screen.getByLabelText(/^Confirm new password/), 'other');
@@ -138,7 +122,7 @@ describe('ResetPasswordForm', () => {
   });
 
   it("shows the server's refusal of a used link", async () => {
-    mockFetch(() => json(404, { message: accountMessages.resetInvalid }));
+    fetchMock = mockFetch(() => json(404, { message: accountMessages.resetInvalid }));
     renderWithApp(<ResetPasswordForm token="used" />);
     await userEvent.type(screen.getByLabelText(/^New password/), 'amber lantern 7');
     await userEvent.type(screen.getByLabelText(/^Confirm new password/), 'amber lantern 7');

@@ -1,32 +1,16 @@
 import { accountMessages } from '@ppr/contracts';
 import { act, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes, useLocation } from 'react-router-dom';
-import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
-import { renderWithApp } from '../../../test/render';
+import { Route, Routes } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sentBodies, type FetchMock, json, mockFetch } from '../../../test/fetch-mock';
+import { CurrentLocation, renderWithApp } from '../../../test/render';
 import { CustomerAuthPage } from './customer-auth-page';
 
-type Handler = (url: string, init: RequestInit | undefined) => Response;
-let fetchMock: Mock<(input: string, init?: RequestInit) => Promise<Response>>;
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
-
-function mockFetch(handler: Handler) {
-  fetchMock = vi.fn((input: string, init?: RequestInit) => Promise.resolve(handler(input, init)));
-  vi.stubGlobal('fetch', fetchMock);
-}
+let fetchMock: FetchMock;
 
 function posted(path: string): unknown[] {
-  return fetchMock.mock.calls
-    .filter(([url, init]) => url === path && init?.method === 'POST')
-    .map(([, init]) => (typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined));
-}
-
-function Where() {
-  const location = useLocation();
-  return <p>Now at {`${location.pathname}${location.search}`}</p>;
+  return sentBodies(fetchMock, 'POST', path);
 }
 
 function renderAt(route: string) {
@@ -34,7 +18,7 @@ function renderAt(route: string) {
     <Routes>
       <Route path="/customer/login" element={<CustomerAuthPage initialTab="login" />} />
       <Route path="/customer/register" element={<CustomerAuthPage initialTab="register" />} />
-      <Route path="*" element={<Where />} />
+      <Route path="*" element={<CurrentLocation />} />
     </Routes>,
     { route },
   );
@@ -43,7 +27,7 @@ function renderAt(route: string) {
 const customer = { id: 7, username: 'pat', email: 'pat@example.com', emailVerified: true };
 
 beforeEach(() => {
-  mockFetch(() => json(500, { message: 'unexpected call' }));
+  fetchMock = mockFetch(() => json(500, { message: 'unexpected call' }));
 });
 
 afterEach(() => {
@@ -62,7 +46,7 @@ describe('login tab', () => {
   });
 
   it('logs in by username and goes to the dashboard', async () => {
-    mockFetch((url) => (url === '/api/customer/login' ? json(200, customer) : json(404, { message: 'no' })));
+    fetchMock = mockFetch((url) => (url === '/api/customer/login' ? json(200, customer) : json(404, { message: 'no' })));
     renderAt('/customer/login');
     await userEvent.type(screen.getByLabelText(/Email or username/), ' pat ');
     await userEvent.type(screen.getByLabelText(/^Password/), 'violet kettle 42');
@@ -72,7 +56,7 @@ describe('login tab', () => {
   });
 
   it('goes to a same-site returnTo, never to another site', async () => {
-    mockFetch(() => json(200, customer));
+    fetchMock = mockFetch(() => json(200, customer));
     const first = renderAt('/customer/login?returnTo=%2Fpayment%2F12');
     await userEvent.type(screen.getByLabelText(/Email or username/), 'pat');
     await userEvent.type(screen.getByLabelText(/^Password/), 'violet kettle 42');
@@ -89,7 +73,7 @@ describe('login tab', () => {
 
   it('waits 200 ms before leaving, so the success can be read', async () => {
     vi.useFakeTimers();
-    mockFetch(() => json(200, customer));
+    fetchMock = mockFetch(() => json(200, customer));
     renderAt('/customer/login');
     fireEvent.change(screen.getByLabelText(/Email or username/), { target: { value: 'pat' } });
     fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'violet kettle 42' } });
@@ -102,7 +86,7 @@ describe('login tab', () => {
   });
 
   it("shows the server's message when the login is refused", async () => {
-    mockFetch(() => json(401, { message: accountMessages.invalidCredentials }));
+    fetchMock = mockFetch(() => json(401, { message: accountMessages.invalidCredentials }));
     renderAt('/customer/login');
     await userEvent.type(screen.getByLabelText(/Email or username/), 'pat');
     await userEvent.type(screen.getByLabelText(/^Password/), 'wrong password');
@@ -154,7 +138,7 @@ describe('register tab', () => {
   });
 
   it('registers without the confirmation field, then offers the login with the username filled in', async () => {
-    mockFetch((url) => (url === '/api/customer/register' ? json(201, { message: accountMessages.registered }) : json(404, {})));
+    fetchMock = mockFetch((url) => (url === '/api/customer/register' ? json(201, { message: accountMessages.registered }) : json(404, {})));
     renderAt('/customer/register?returnTo=%2Fsupport-request');
     await userEvent.type(screen.getByLabelText(/^Username/), 'newpat');
     await userEvent.type(screen.getByLabelText(/^Email/), 'newpat@example.com');
@@ -168,14 +152,14 @@ describe('register tab', () => {
       { username: 'newpat', email: 'newpat@example.com', password: 'violet kettle 42', businessName: null, phone: null },
     ]);
 
-    mockFetch(() => json(200, { ...customer, username: 'newpat', emailVerified: false }));
+    fetchMock = mockFetch(() => json(200, { ...customer, username: 'newpat', emailVerified: false }));
     await userEvent.type(screen.getByLabelText(/^Password/), 'violet kettle 42');
     await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
     expect(await screen.findByText('Now at /support-request')).toBeInTheDocument();
   });
 
   it("shows the server's refusal", async () => {
-    mockFetch(() => json(409, { message: accountMessages.usernameTaken }));
+    fetchMock = mockFetch(() => json(409, { message: accountMessages.usernameTaken }));
     renderAt('/customer/register');
     await userEvent.type(screen.getByLabelText(/^Username/), 'taken');
     await userEvent.type(screen.getByLabelText(/^Email/), 'x@example.com');

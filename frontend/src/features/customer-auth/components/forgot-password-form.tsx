@@ -1,10 +1,9 @@
 import { forgotPasswordSchema } from '@ppr/contracts';
 import { useRef, useState, type FormEvent } from 'react';
-import { Field, Input } from '../../../components/ui/form';
+import { Field, Input, SubmitButton } from '../../../components/ui/form';
 import { toast } from '../../../lib/toast';
 import { useForgotPassword } from '../api/forgot-password';
 import { fieldErrors, serverMessage } from '../lib/form-errors';
-import { SubmitButton } from './submit-button';
 
 export function ForgotPasswordForm() {
   const [email, setEmail] = useState('');

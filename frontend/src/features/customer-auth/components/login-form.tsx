@@ -1,12 +1,11 @@
 import { customerLoginSchema, type CurrentCustomer } from '@ppr/contracts';
 import type { FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { Field, Input, PasswordInput } from '../../../components/ui/form';
+import { Field, Input, PasswordInput, SubmitButton } from '../../../components/ui/form';
 import { paths } from '../../../config/paths';
 import { toast } from '../../../lib/toast';
 import { useLogin } from '../api/login';
 import { useValidatedForm } from '../lib/use-validated-form';
-import { SubmitButton } from './submit-button';
 
 type LoginField = 'email' | 'password';
 const FIELDS: readonly LoginField[] = ['email', 'password'];

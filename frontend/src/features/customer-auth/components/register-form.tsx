@@ -1,11 +1,10 @@
 import { registerFormSchema } from '@ppr/contracts';
 import type { FormEvent } from 'react';
-import { Field, Input } from '../../../components/ui/form';
+import { Field, Input, SubmitButton } from '../../../components/ui/form';
 import { toast } from '../../../lib/toast';
 import { useRegister } from '../api/register';
 import { useValidatedForm } from '../lib/use-validated-form';
 import { PasswordFields } from './password-fields';
-import { SubmitButton } from './submit-button';
 
 type RegisterField = 'username' | 'email' | 'password' | 'confirmPassword' | 'businessName' | 'phone';
 const FIELDS: readonly RegisterField[] = ['username', 'email', 'password', 'confirmPassword', 'businessName', 'phone'];

@@ -1,12 +1,12 @@
 import { resetPasswordFormSchema } from '@ppr/contracts';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
+import { SubmitButton } from '../../../components/ui/form';
 import { paths } from '../../../config/paths';
 import { toast } from '../../../lib/toast';
 import { useResetPassword } from '../api/reset-password';
 import { useValidatedForm } from '../lib/use-validated-form';
 import { PasswordFields } from './password-fields';
-import { SubmitButton } from './submit-button';
 
 type ResetField = 'password' | 'confirmPassword';
 const FIELDS: readonly ResetField[] = ['password', 'confirmPassword'];

@@ -2,27 +2,16 @@ import type { CurrentCustomer, TicketDetail } from '@ppr/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router-dom';
-import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sentBodies, type FetchMock, json, mockFetch } from '../../../test/fetch-mock';
 import { renderWithApp } from '../../../test/render';
 import { ticket } from '../../../test/ticket-fixture';
 import { CustomerDashboard } from './customer-dashboard';
 
-type Handler = (url: string, init: RequestInit | undefined) => Response;
-let fetchMock: Mock<(input: string, init?: RequestInit) => Promise<Response>>;
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
-
-function mockFetch(handler: Handler) {
-  fetchMock = vi.fn((input: string, init?: RequestInit) => Promise.resolve(handler(input, init)));
-  vi.stubGlobal('fetch', fetchMock);
-}
+let fetchMock: FetchMock;
 
 function calls(method: string, path: string): unknown[] {
-  return fetchMock.mock.calls
-    .filter(([url, init]) => url === path && (init?.method ?? 'GET') === method)
-    .map(([, init]) => (typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined));
+  return sentBodies(fetchMock, method, path);
 }
 
 function Search() {
@@ -63,7 +52,7 @@ const TICKETS: TicketDetail[] = [
 ];
 
 beforeEach(() => {
-  mockFetch(() => json(500, { message: 'unexpected call' }));
+  fetchMock = mockFetch(() => json(500, { message: 'unexpected call' }));
 });
 
 afterEach(() => {
@@ -72,7 +61,7 @@ afterEach(() => {
 
 describe('CustomerDashboard', () => {
   it('welcomes the customer, counts the tickets and splits them into Active and Resolved', async () => {
-    mockFetch((url) => (url === '/api/customer/tickets' ? json(200, TICKETS) : json(404, { message: 'no' })));
+    fetchMock = mockFetch((url) => (url === '/api/customer/tickets' ? json(200, TICKETS) : json(404, { message: 'no' })));
     renderDashboard();
     expect(screen.getByRole('heading', { name: 'Welcome, pat!' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'New Support Request' })).toHaveAttribute('href', '/support-request');
@@ -99,7 +88,7 @@ describe('CustomerDashboard', () => {
   });
 
   it('filters the lists with the search box', async () => {
-    mockFetch(() => json(200, TICKETS));
+    fetchMock = mockFetch(() => json(200, TICKETS));
     renderDashboard();
     await screen.findByRole('tab', { name: 'Active Tickets (2)' });
     await userEvent.type(screen.getByRole('searchbox', { name: 'Search tickets' }), 'boot');
@@ -112,7 +101,7 @@ describe('CustomerDashboard', () => {
 
   it('links the guest tickets by itself when a verified customer has none', async () => {
     let linked = false;
-    mockFetch((url, init) => {
+    fetchMock = mockFetch((url, init) => {
       if (url === '/api/customer/tickets') return json(200, linked ? [TICKETS[0]] : []);
       if (url === '/api/customer/link-tickets' && init?.method === 'POST') {
         linked = true;
@@ -127,14 +116,14 @@ describe('CustomerDashboard', () => {
   });
 
   it('does not try to link before the address is verified', async () => {
-    mockFetch(() => json(200, []));
+    fetchMock = mockFetch(() => json(200, []));
     renderDashboard({ ...verified, emailVerified: false });
     expect(await screen.findByText('You have no active tickets.')).toBeInTheDocument();
     expect(calls('POST', '/api/customer/link-tickets')).toEqual([]);
   });
 
   it('records a payment the gateway redirected back with, once, and drops the parameters', async () => {
-    mockFetch((url) => {
+    fetchMock = mockFetch((url) => {
       if (url === '/api/update-ticket-payment') return json(200, { id: 2 });
       if (url === '/api/customer/tickets') return json(200, TICKETS);
       return json(404, { message: 'no' });
@@ -145,7 +134,7 @@ describe('CustomerDashboard', () => {
   });
 
   it('says so when the tickets cannot be loaded', async () => {
-    mockFetch(() => json(500, { message: 'boom' }));
+    fetchMock = mockFetch(() => json(500, { message: 'boom' }));
     renderDashboard();
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load your tickets. Please try again.');
   });

@@ -2,19 +2,10 @@ import { FREE_DIAGNOSTIC_NOTE } from '@ppr/contracts';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatDateTime } from '../../../lib/format-date';
+import { answerFetch } from '../../../test/fetch-mock';
 import { renderWithApp } from '../../../test/render';
 import { ticket } from '../../../test/ticket-fixture';
 import { CustomerTicket } from './ticket-detail';
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
-
-function answer(status: number, body: unknown) {
-  const fetchMock = vi.fn((_input: string, _init?: RequestInit) => Promise.resolve(json(status, body)));
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-}
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -22,7 +13,7 @@ afterEach(() => {
 
 describe('CustomerTicket', () => {
   it('shows an unpaid ticket with its progress, badge, notes and the way to pay', async () => {
-    const fetchMock = answer(
+    const fetchMock = answerFetch(
       200,
       ticket({
         id: 12,
@@ -53,7 +44,7 @@ describe('CustomerTicket', () => {
   });
 
   it('shows a paid active ticket at 75% without the payment button', async () => {
-    answer(200, ticket({ id: 5, status: 'active', paymentStatus: 'completed' }));
+    answerFetch(200, ticket({ id: 5, status: 'active', paymentStatus: 'completed' }));
     renderWithApp(<CustomerTicket id="5" />);
     expect(await screen.findByRole('progressbar')).toHaveAttribute('aria-valuenow', '75');
     expect(screen.getByText('Paid')).toBeInTheDocument();
@@ -62,14 +53,14 @@ describe('CustomerTicket', () => {
   });
 
   it('shows a free diagnostic and a resolved ticket at 100%', async () => {
-    answer(200, ticket({ status: 'resolved', paymentStatus: 'completed', paymentNotes: FREE_DIAGNOSTIC_NOTE }));
+    answerFetch(200, ticket({ status: 'resolved', paymentStatus: 'completed', paymentNotes: FREE_DIAGNOSTIC_NOTE }));
     renderWithApp(<CustomerTicket id="1" />);
     expect(await screen.findByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
     expect(screen.getByText('Free Diagnostic')).toBeInTheDocument();
   });
 
   it('explains a ticket that cannot be shown', async () => {
-    answer(404, { message: 'Ticket not found' });
+    answerFetch(404, { message: 'Ticket not found' });
     renderWithApp(<CustomerTicket id="99" />);
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Failed to load ticket detailsThe ticket may not exist or you may not have permission to view it.',

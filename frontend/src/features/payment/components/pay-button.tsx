@@ -1,13 +1,11 @@
+import { SubmitButton } from '../../../components/ui/form';
+
 /** Pay Now: disabled until the payment form is ready and while a payment is processing (SPEC section 2). */
 export function PayButton({ ready, processing, amount }: { ready: boolean; processing: boolean; amount: string }) {
   return (
-    <button
-      type="submit"
-      disabled={!ready || processing}
-      className="w-full rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:opacity-70"
-    >
-      {processing ? 'Processing...' : `Pay Now ${amount}`}
-    </button>
+    <SubmitButton pending={processing} pendingLabel="Processing..." disabled={!ready} className="w-full">
+      {`Pay Now ${amount}`}
+    </SubmitButton>
   );
 }
 

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/layout/toaster';
+import { json, mockFetch } from '../../../test/fetch-mock';
 import { renderWithApp } from '../../../test/render';
 import { PENDING_TICKET_DATA_KEY, PENDING_TICKET_ID_KEY, savePendingTicket } from '../pending-ticket';
 import { PaymentScreen } from './payment-screen';
@@ -10,17 +11,16 @@ import { PaymentScreen } from './payment-screen';
 type Handler = (body: unknown) => { status: number; body: unknown };
 
 /** A fake API: one answer per "METHOD path"; records every call. */
-function api(handlers: Record<string, Handler>) {
+function api(handlers: Record<string, Handler>): { key: string; body: unknown }[] {
   const calls: { key: string; body: unknown }[] = [];
-  const fetch = vi.fn((url: string, init: RequestInit) => {
-    const key = `${init.method ?? 'GET'} ${url}`;
-    const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+  mockFetch((url, init) => {
+    const key = `${init?.method ?? 'GET'} ${url}`;
+    const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
     calls.push({ key, body });
     const handler = handlers[key];
     const answer = handler ? handler(body) : { status: 404, body: { message: 'Not found' } };
-    return Promise.resolve(new Response(JSON.stringify(answer.body), { status: answer.status }));
+    return json(answer.status, answer.body);
   });
-  vi.stubGlobal('fetch', fetch);
   return calls;
 }
 

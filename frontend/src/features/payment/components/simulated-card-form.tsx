@@ -3,8 +3,8 @@ import { FlaskConical } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Field, Input } from '../../../components/ui/form';
 import { ApiRequestError } from '../../../lib/api-client';
-import { toast } from '../../../lib/toast';
 import { useConfirmSimulatedPayment } from '../api/confirm-simulated-payment';
+import { PaymentFailureAlert, ReceiptEmailField, usePaymentFailure } from './card-form-parts';
 import { PayButton, type CardFormProps } from './pay-button';
 
 /**
@@ -14,19 +14,14 @@ import { PayButton, type CardFormProps } from './pay-button';
 export function SimulatedCardForm({ clientSecret, defaultReceiptEmail, amount, onSucceeded }: CardFormProps) {
   const [card, setCard] = useState({ cardNumber: '', expMonth: '', expYear: '', cvc: '' });
   const [receiptEmail, setReceiptEmail] = useState(defaultReceiptEmail);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { failure, fail, clear } = usePaymentFailure();
   const confirm = useConfirmSimulatedPayment();
   const processing = confirm.isPending;
-
-  const fail = (message: string) => {
-    setFailure(message);
-    toast({ title: 'Payment failed', description: message, variant: 'destructive' });
-  };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (processing) return;
-    setFailure(null);
+    clear();
     confirm.mutate(
       { clientSecret, ...card, receiptEmail: receiptEmail.trim() === '' ? null : receiptEmail.trim() },
       {
@@ -40,7 +35,20 @@ export function SimulatedCardForm({ clientSecret, defaultReceiptEmail, amount, o
     );
   };
 
-  const set = (field: keyof typeof card) => (event: { target: { value: string } }) => setCard({ ...card, [field]: event.target.value });
+  /** One numeric card field, bound to `card[field]`. */
+  const cardInput = (field: keyof typeof card, label: string, id: string, autoComplete: string, placeholder?: string) => (
+    <Field label={label} id={id}>
+      <Input
+        name={field}
+        inputMode="numeric"
+        autoComplete={autoComplete}
+        placeholder={placeholder}
+        value={card[field]}
+        onChange={(event) => setCard({ ...card, [field]: event.target.value })}
+        disabled={processing}
+      />
+    </Field>
+  );
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Card payment" className="space-y-4">
@@ -51,58 +59,14 @@ export function SimulatedCardForm({ clientSecret, defaultReceiptEmail, amount, o
           0002 is declined.
         </p>
       </div>
-      <Field label="Card number" id="card-number">
-        <Input
-          name="cardNumber"
-          inputMode="numeric"
-          autoComplete="cc-number"
-          value={card.cardNumber}
-          onChange={set('cardNumber')}
-          disabled={processing}
-        />
-      </Field>
+      {cardInput('cardNumber', 'Card number', 'card-number', 'cc-number')}
       <div className="grid grid-cols-3 gap-3">
-        <Field label="Expiry month" id="card-exp-month">
-          <Input
-            name="expMonth"
-            inputMode="numeric"
-            autoComplete="cc-exp-month"
-            placeholder="MM"
-            value={card.expMonth}
-            onChange={set('expMonth')}
-            disabled={processing}
-          />
-        </Field>
-        <Field label="Expiry year" id="card-exp-year">
-          <Input
-            name="expYear"
-            inputMode="numeric"
-            autoComplete="cc-exp-year"
-            placeholder="YYYY"
-            value={card.expYear}
-            onChange={set('expYear')}
-            disabled={processing}
-          />
-        </Field>
-        <Field label="CVC" id="card-cvc">
-          <Input name="cvc" inputMode="numeric" autoComplete="cc-csc" value={card.cvc} onChange={set('cvc')} disabled={processing} />
-        </Field>
+        {cardInput('expMonth', 'Expiry month', 'card-exp-month', 'cc-exp-month', 'MM')}
+        {cardInput('expYear', 'Expiry year', 'card-exp-year', 'cc-exp-year', 'YYYY')}
+        {cardInput('cvc', 'CVC', 'card-cvc', 'cc-csc')}
       </div>
-      <Field label="Receipt email" id="receipt-email" hint="We send the payment receipt to this address.">
-        <Input
-          name="receiptEmail"
-          type="email"
-          autoComplete="email"
-          value={receiptEmail}
-          onChange={(event) => setReceiptEmail(event.target.value)}
-          disabled={processing}
-        />
-      </Field>
-      {failure ? (
-        <p role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800">
-          <strong>Payment failed:</strong> {failure}
-        </p>
-      ) : null}
+      <ReceiptEmailField value={receiptEmail} onChange={setReceiptEmail} disabled={processing} />
+      <PaymentFailureAlert failure={failure} />
       <PayButton ready processing={processing} amount={amount} />
     </form>
   );

@@ -2,8 +2,7 @@ import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-
 import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { paymentMessages } from '@ppr/contracts';
 import { useMemo, useState, type FormEvent } from 'react';
-import { Field, Input } from '../../../components/ui/form';
-import { toast } from '../../../lib/toast';
+import { PaymentFailureAlert, ReceiptEmailField, usePaymentFailure } from './card-form-parts';
 import { PayButton, type CardFormProps } from './pay-button';
 
 // One Stripe.js per publishable key for the page's life (loadStripe adds Stripe's script once).
@@ -28,13 +27,13 @@ function StripeForm({ ticketId, defaultReceiptEmail, amount, onSucceeded }: Omit
   const [ready, setReady] = useState(false);
   const [processing, setProcessing] = useState(false);
   const [receiptEmail, setReceiptEmail] = useState(defaultReceiptEmail);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { failure, fail, clear } = usePaymentFailure();
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!stripe || !elements || processing) return;
     setProcessing(true);
-    setFailure(null);
+    clear();
     try {
       // Redirects only when the card requires it; otherwise the result comes back here.
       const result = await stripe.confirmPayment({
@@ -43,15 +42,12 @@ function StripeForm({ ticketId, defaultReceiptEmail, amount, onSucceeded }: Omit
         redirect: 'if_required',
       });
       if (result.error) {
-        const message = result.error.message ?? paymentMessages.paymentFailed;
-        setFailure(message);
-        toast({ title: 'Payment failed', description: message, variant: 'destructive' });
+        fail(result.error.message ?? paymentMessages.paymentFailed);
       } else if (result.paymentIntent.status === 'succeeded') {
         onSucceeded(result.paymentIntent.id);
       }
     } catch {
-      setFailure(paymentMessages.paymentFailed);
-      toast({ title: 'Payment failed', description: paymentMessages.paymentFailed, variant: 'destructive' });
+      fail(paymentMessages.paymentFailed);
     } finally {
       setProcessing(false);
     }
@@ -60,21 +56,8 @@ function StripeForm({ ticketId, defaultReceiptEmail, amount, onSucceeded }: Omit
   return (
     <form onSubmit={(event) => void onSubmit(event)} aria-label="Card payment" className="space-y-4">
       <PaymentElement onReady={() => setReady(true)} />
-      <Field label="Receipt email" id="receipt-email" hint="We send the payment receipt to this address.">
-        <Input
-          name="receiptEmail"
-          type="email"
-          autoComplete="email"
-          value={receiptEmail}
-          onChange={(event) => setReceiptEmail(event.target.value)}
-          disabled={processing}
-        />
-      </Field>
-      {failure ? (
-        <p role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800">
-          <strong>Payment failed:</strong> {failure}
-        </p>
-      ) : null}
+      <ReceiptEmailField value={receiptEmail} onChange={setReceiptEmail} disabled={processing} />
+      <PaymentFailureAlert failure={failure} />
       <PayButton ready={ready && stripe !== null && elements !== null} processing={processing} amount={amount} />
     </form>
   );

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/layout/toaster';
+import { json, mockFetch } from '../../../test/fetch-mock';
 import { renderWithApp } from '../../../test/render';
 import { SupportRequestForm, validateSupportRequest, EMPTY_REQUEST, type SupportRequestValues } from './support-request-form';
 
@@ -77,8 +78,7 @@ describe('validateSupportRequest', () => {
 
 describe('SupportRequestForm', () => {
   it('shows the messages on an empty submit, focuses the first invalid field and sends nothing', async () => {
-    const fetch = vi.fn();
-    vi.stubGlobal('fetch', fetch);
+    const fetch = mockFetch(() => json(500, { message: 'unexpected call' }));
     renderForm();
     await submit();
     expect(screen.getByText('Business name is required')).toBeInTheDocument();
@@ -96,14 +96,13 @@ describe('SupportRequestForm', () => {
 
   it('reads Processing... and is disabled while the request is sent, then hands over the new ticket', async () => {
     let answer: (response: Response) => void = () => undefined;
-    const fetch = vi.fn(() => new Promise<Response>((resolve) => (answer = resolve)));
-    vi.stubGlobal('fetch', fetch);
+    const fetch = mockFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
     const onCreated = renderForm();
     fill(valid);
     await submit();
     const button = screen.getByRole('button', { name: 'Processing...' });
     expect(button).toBeDisabled();
-    answer(new Response(JSON.stringify({ id: 42 }), { status: 201 }));
+    answer(json(201, { id: 42 }));
     await waitFor(() =>
       expect(onCreated).toHaveBeenCalledWith({ id: 42, request: expect.objectContaining({ email: 'jane@example.com' }) }, valid),
     );
@@ -113,8 +112,7 @@ describe('SupportRequestForm', () => {
   });
 
   it('keeps the Idempotency-Key across a retry of the same submission and changes it for new values', async () => {
-    const fetch = vi.fn(() => Promise.resolve(new Response(JSON.stringify({ message: 'Database unavailable' }), { status: 503 })));
-    vi.stubGlobal('fetch', fetch);
+    const fetch = mockFetch(() => json(503, { message: 'Database unavailable' }));
     renderForm();
     fill(valid);
     await submit();

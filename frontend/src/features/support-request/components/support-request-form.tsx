@@ -1,7 +1,7 @@
 import { SERVICE_CATEGORIES, supportRequestSchema, type SupportRequest } from '@ppr/contracts';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { Field, Input, Select, Textarea } from '../../../components/ui/form';
+import { Field, Input, Select, SubmitButton, Textarea } from '../../../components/ui/form';
 import { toast } from '../../../lib/toast';
 import { createTicketErrorMessage, useCreateSupportRequest } from '../api/create-support-request';
 
@@ -188,13 +188,9 @@ export function SupportRequestForm({
           .
         </p>
       </div>
-      <button
-        type="submit"
-        disabled={processing}
-        className="w-full rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:opacity-70 sm:w-auto"
-      >
-        {processing ? 'Processing...' : 'Proceed to Payment'}
-      </button>
+      <SubmitButton pending={processing} pendingLabel="Processing..." className="w-full sm:w-auto">
+        Proceed to Payment
+      </SubmitButton>
     </form>
   );
 }

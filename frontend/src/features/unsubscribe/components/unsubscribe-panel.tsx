@@ -2,6 +2,7 @@ import { unsubscribeFormSchema } from '@ppr/contracts';
 import { CircleCheck } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { SubmitButton } from '../../../components/ui/form';
 import { paths } from '../../../config/paths';
 import { useHydrated } from '../../../lib/use-hydrated';
 import { unsubscribeErrorMessage, useUnsubscribe, type UnsubscribeInput } from '../api/unsubscribe';
@@ -72,13 +73,9 @@ function ManualForm({
           </p>
         ) : null}
       </div>
-      <button
-        type="submit"
-        disabled={pending}
-        className="rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800 disabled:opacity-70"
-      >
-        {pending ? 'Unsubscribing...' : 'Unsubscribe'}
-      </button>
+      <SubmitButton pending={pending} pendingLabel="Unsubscribing...">
+        Unsubscribe
+      </SubmitButton>
     </form>
   );
 }
