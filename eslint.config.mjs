@@ -57,6 +57,8 @@ const backendPublicFiles = {
     'principal.ts',
     'rate-limiter.ts',
     'session-store.ts',
+    // The tickets a browser submitted as a guest (a signed cookie), for tickets and payments.
+    'ticket-grants.ts',
     // The helpers every session endpoint uses: body-less requests, the session cookie, the client address key.
     'no-body.pipe.ts',
     'http-security.ts',

@@ -302,21 +302,23 @@ describe('customer accounts and sessions', () => {
       expect(response.body.errors).toEqual([{ path, message }]);
     });
 
-    it('regenerates the session id at login and keeps what the guest session held', async () => {
+    it('regenerates the session id at login; the tickets the browser submitted as a guest stay readable', async () => {
       const customer = newCustomer();
-      await browser(t.app).post('/api/customer/register').send(customer).expect(201);
       const agent = browser(t.app);
+      // Registering gives this browser a guest session (it remembers the account it registered).
+      const guestCookie = sidOf(cookieOf(await agent.post('/api/customer/register').send(customer).expect(201)));
+      // A guest's ticket is granted by the signed grants cookie, not by the session.
       const created = await agent.post('/api/support-request').send(ticket).expect(201);
-      const guestCookie = sidOf(cookieOf(created));
+      expect(created.get('Set-Cookie')?.some((c) => c.startsWith('ppr.sid='))).toBe(false);
 
       const login = await agent.post('/api/customer/login').send({ email: customer.username, password: customer.password }).expect(200);
       const customerCookie = sidOf(cookieOf(login));
       expect(customerCookie).not.toBe(guestCookie);
 
-      // The old id no longer names a session: it is neither logged in nor holding the guest's ticket.
+      // The old id no longer names a session, and alone (without the grants cookie) it reads no ticket.
       await raw().get('/api/customer/me').set('Cookie', guestCookie).expect(401);
       await raw().get(`/api/ticket/${created.body.id}`).set('Cookie', guestCookie).expect(404);
-      // The new session still reads the ticket submitted as a guest.
+      // The browser still reads the ticket it submitted as a guest.
       await agent.get(`/api/ticket/${created.body.id}`).expect(200);
     });
 
@@ -334,6 +336,24 @@ describe('customer accounts and sessions', () => {
       expect(await count(t.db, 'sessions')).toBeLessThan(sessionsBefore + 1);
       // Logging out without a session is harmless.
       await browser(t.app).post('/api/customer/logout').expect(200);
+    });
+
+    it('logout forgets the tickets this browser submitted (a shared computer): the grants cookie is cleared', async () => {
+      const { agent, customer } = await verifiedCustomer(t.app, t.db);
+      await agent.post('/api/customer/logout').expect(200);
+      // As a guest, then logged in: the browser reads both of its tickets.
+      const asGuest = await agent.post('/api/support-request').send(ticket).expect(201);
+      await agent.post('/api/customer/login').send({ email: customer.email, password: customer.password }).expect(200);
+      const asCustomer = await agent.post('/api/support-request').send(ticket).expect(201);
+      await agent.get(`/api/ticket/${asGuest.body.id}`).expect(200);
+      await agent.get(`/api/ticket/${asCustomer.body.id}`).expect(200);
+
+      const logout = await agent.post('/api/customer/logout').expect(200);
+      const cleared = (logout.get('Set-Cookie') ?? []).find((c) => c.startsWith('ppr.tickets='));
+      expect(cleared).toMatch(/^ppr\.tickets=; Path=\/api; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax$/);
+      // Signed out, the browser reads neither (the customer still does, after logging in again).
+      await agent.get(`/api/ticket/${asGuest.body.id}`).expect(404);
+      await agent.get(`/api/ticket/${asCustomer.body.id}`).expect(404);
     });
 
     it('refuses an account after too many failed logins with a 429, even with the right password', async () => {
@@ -524,16 +544,16 @@ describe('session cookie in production', () => {
     await t?.close();
   });
 
-  it('is Secure behind an HTTPS proxy', async () => {
-    const response = await request(t.app.getHttpServer())
-      .post('/api/support-request')
-      .set('X-Requested-With', 'XMLHttpRequest')
-      .set('X-Forwarded-Proto', 'https')
-      .send(ticket)
-      .expect(201);
-    const cookie = cookieOf(response);
-    expect(cookie).toMatch(/; Secure/i);
-    expect(cookie).toMatch(/HttpOnly/i);
-    expect(cookie).toMatch(/SameSite=Lax/i);
+  it('is Secure behind an HTTPS proxy, and so is the grants cookie of a guest ticket', async () => {
+    const post = (path: string) =>
+      request(t.app.getHttpServer()).post(path).set('X-Requested-With', 'XMLHttpRequest').set('X-Forwarded-Proto', 'https');
+    const registered = await post('/api/customer/register').send(newCustomer()).expect(201);
+    const submitted = await post('/api/support-request').send(ticket).expect(201);
+    const grants = (submitted.get('Set-Cookie') ?? []).find((c) => c.startsWith('ppr.tickets='));
+    for (const cookie of [cookieOf(registered), grants]) {
+      expect(cookie).toMatch(/; Secure/i);
+      expect(cookie).toMatch(/HttpOnly/i);
+      expect(cookie).toMatch(/SameSite=Lax/i);
+    }
   });
 });

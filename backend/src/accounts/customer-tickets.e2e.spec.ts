@@ -85,7 +85,7 @@ describe('customer tickets', () => {
     expect(list.body).toEqual([]);
   });
 
-  it('a guest reads only the summaries its own browser session submitted', async () => {
+  it('a guest reads only the summaries its own browser submitted', async () => {
     const guest = browser(t.app);
     const created = await guest
       .post('/api/support-request')

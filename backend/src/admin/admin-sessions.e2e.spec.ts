@@ -1,7 +1,7 @@
 import { accountMessages, adminMessages, messages } from '@ppr/contracts';
 import request from 'supertest';
 import { firstAdmin, loginAdmin, newAdmin } from '../../test/admin-helpers';
-import { browser, verifiedCustomer } from '../../test/customer-helpers';
+import { browser, newCustomer, verifiedCustomer } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
 function sessionCookie(response: request.Response): string | undefined {
@@ -32,7 +32,9 @@ describe('admin sessions: login, me, logout, change-password, the guard', () => 
   describe('POST /api/admin/login', () => {
     it('logs in by username (any case) with a new session id, and answers the admin', async () => {
       const agent = browser(t.app);
-      // A guest session first (a submitted ticket): the login must not keep its id or its contents.
+      // A guest first, with a session (it registered an account) and a submitted ticket (granted by its own
+      // cookie): the login must keep neither the session's id nor the ticket.
+      const registered = await agent.post('/api/customer/register').send(newCustomer()).expect(201);
       const guest = await agent
         .post('/api/support-request')
         .send({
@@ -44,7 +46,8 @@ describe('admin sessions: login, me, logout, change-password, the guard', () => 
           issueDescription: 'Windows updates fail on three laptops with error 0x80070005.',
         })
         .expect(201);
-      const before = sessionCookie(guest);
+      const before = sessionCookie(registered);
+      expect(before).toBeDefined();
       const login = await agent
         .post('/api/admin/login')
         .send({ username: admin.username.toUpperCase(), password: admin.password })
@@ -53,7 +56,7 @@ describe('admin sessions: login, me, logout, change-password, the guard', () => 
       expect(login.body.lastLogin).not.toBeNull();
       expect(sessionCookie(login)).toBeDefined();
       expect(sessionCookie(login)).not.toBe(before);
-      // The guest's ticket did not carry over into the admin's session.
+      // The guest's ticket did not carry over into the admin's login (the grants cookie is cleared).
       await agent.get(`/api/ticket/${guest.body.id}`).expect(404);
       const me = await agent.get('/api/admin/me').expect(200);
       expect(me.body).toMatchObject({ id: login.body.id, username: admin.username });
@@ -157,10 +160,11 @@ describe('admin sessions: login, me, logout, change-password, the guard', () => 
   });
 
   describe('POST /api/admin/logout', () => {
-    it('ends the session and clears the cookie', async () => {
+    it('ends the session and clears the cookies (the session, the tickets this browser submitted)', async () => {
       const agent = await loginAdmin(t.app, admin);
       const out = await agent.post('/api/admin/logout').expect(200, { message: adminMessages.loggedOut });
       expect((out.get('Set-Cookie') ?? []).join(';')).toMatch(/ppr\.sid=;/);
+      expect((out.get('Set-Cookie') ?? []).join(';')).toMatch(/ppr\.tickets=; Path=\/api;/);
       await agent.get('/api/admin/me').expect(401);
     });
 

@@ -7,6 +7,7 @@ import { isSessionCookieSecure, SESSION_COOKIE } from './http-security';
 import type { PassportService } from './passport.service';
 import { clientAddressKey } from './public-form-limit';
 import type { RateLimiter } from './rate-limiter';
+import { clearTicketGrants } from './ticket-grants';
 
 /** What a login endpoint already holds: the app's passport, the rate limiter and the login limits. */
 export interface PasswordLoginDeps {
@@ -27,8 +28,9 @@ export interface PasswordLoginOptions {
   /** The 401 for wrong credentials (and an unknown account: the same answer). */
   readonly invalidCredentials: string;
   /**
-   * Whether what the session held before logging in carries over (a guest's tickets do for a customer;
-   * nothing of a customer's or guest's session does for an admin). The session id changes either way.
+   * Whether what the browser held before logging in carries over (a guest's session data and its tickets' grants
+   * cookie do for a customer; nothing of a customer's or guest's does for an admin: the grants cookie is cleared).
+   * The session id changes either way.
    */
   readonly keepSessionInfo: boolean;
 }
@@ -92,6 +94,8 @@ export async function passwordLogin<U extends Express.User>(
       error ? reject(error) : resolve(),
     ),
   );
+  // Nothing of the guest carries over where the session's contents do not: the tickets it submitted neither.
+  if (!options.keepSessionInfo) clearTicketGrants(deps.config, request, response);
   return user;
 }
 
@@ -110,6 +114,8 @@ export async function endSession(config: PasswordLoginDeps['config'], request: R
     sameSite: 'lax',
     secure: isSessionCookieSecure(config, request),
   });
+  // Signing out also forgets the tickets this browser submitted (a shared computer).
+  clearTicketGrants(config, request, response);
 }
 
 /** One login endpoint's sessions (customers' or admins'): its login flow and its logout, on the same deps. */

@@ -24,13 +24,6 @@ declare global {
   }
 }
 
-declare module 'express-session' {
-  interface SessionData {
-    /** Tickets this browser session submitted as a guest: it may read their summaries. */
-    ticketIds?: number[];
-  }
-}
-
 /** The key a principal is stored under in its session: `customer:12`. */
 export function principalKey(kind: PrincipalKind, id: number): string {
   return `${kind}:${id}`;

@@ -99,7 +99,8 @@ describe('the embedded default (no configuration)', () => {
       .set('X-Requested-With', 'XMLHttpRequest')
       .send({ ...supportRequest, issueDescription: 'The nightly backup to the NAS has failed for a week.' })
       .expect(201);
-    // The guest's browser session: sessions are stored in the database, so it outlives the restart too.
+    // The guest's grants cookie: signed with a key derived from the session secret in DATA_DIR, so it outlives
+    // the restart too.
     const cookie = created.get('Set-Cookie') ?? [];
     await first.close();
 
@@ -152,7 +153,7 @@ describe('the embedded default (no configuration)', () => {
     try {
       // A few seconds on an idle machine; the bound leaves room for a loaded one, not for waiting on a lock.
       expect(startSeconds).toBeLessThan(30);
-      // Everything the killed process acknowledged is there, and its guest session still works.
+      // Everything the killed process acknowledged is there, and its guest's grants cookie still works.
       const summary = await request(second.getHttpServer()).get(`/api/ticket/${created.body.id}`).set('Cookie', cookie).expect(200);
       expect(summary.body).toMatchObject({ id: created.body.id, serviceCategory: 'storage' });
       const next = await request(second.getHttpServer())

@@ -8,6 +8,7 @@ import {
 import request from 'supertest';
 import Stripe from 'stripe';
 import { createTestApp, type TestApp } from '../../test/test-app';
+import { encodeTicketGrants, TICKET_GRANTS_COOKIE, ticketGrantsKey } from '../auth/ticket-grants';
 import { PaymentGatewayUnavailableError } from './payment-gateway.port';
 import { PaymentReconciler } from './payment-reconciler';
 import { PAYMENT_GATEWAY, WEBHOOK_SIGNING_SECRET } from './payments.tokens';
@@ -24,6 +25,8 @@ const ticketData = {
   serviceCategory: 'networking',
   issueDescription: 'The front desk printer and two workstations drop off the network every afternoon.',
 };
+/** The secret this app signs with (set here so that the test can forge and sign cookies with its own key). */
+const SESSION_SECRET = 'payments-e2e-secret-of-at-least-32-characters';
 const VISA = { cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: 2034, cvc: '123' };
 const DECLINED = { ...VISA, cardNumber: '4000 0000 0000 0002' };
 const INSUFFICIENT_FUNDS = { ...VISA, cardNumber: '4000 0000 0000 9995' };
@@ -36,7 +39,12 @@ describe('payments through the simulated gateway', () => {
   let gateway: SimulatedPaymentGateway;
 
   beforeAll(async () => {
-    t = await createTestApp({ FEE_WAIVER_EMAILS: 'waived@example.com', FEE_WAIVER_NAMES: 'Pat Free', PUBLIC_FORM_LIMIT_PER_HOUR: '1000' });
+    t = await createTestApp({
+      FEE_WAIVER_EMAILS: 'waived@example.com',
+      FEE_WAIVER_NAMES: 'Pat Free',
+      PUBLIC_FORM_LIMIT_PER_HOUR: '1000',
+      SESSION_SECRET,
+    });
     gateway = t.app.get(PAYMENT_GATEWAY);
   });
   afterAll(async () => {
@@ -49,7 +57,7 @@ describe('payments through the simulated gateway', () => {
     jest.restoreAllMocks();
   });
 
-  /** A browser: its own session (cookie jar), sending the website's CSRF header. */
+  /** A browser: its own cookie jar (ticket grants, session), sending the website's CSRF header. */
   const browser = (): Agent => request.agent(t.app.getHttpServer()).set('X-Requested-With', 'XMLHttpRequest');
 
   async function newTicket(agent: Agent, data: Record<string, string> = ticketData): Promise<number> {
@@ -425,10 +433,38 @@ describe('payments through the simulated gateway', () => {
     expect(await paymentStatusSeenBy(agent, ticketId)).toBe('completed');
   });
 
-  it('a ticket of another browser session is not found: no intent, no client secret', async () => {
+  it('a ticket of another browser is not found: no intent, no client secret', async () => {
     const ticketId = await newTicket(browser());
     await browser().post('/api/create-payment-intent').send({ ticketId }).expect(404, { message: 'Ticket not found' });
     await browser().post('/api/update-ticket-payment').send({ ticketId, paymentIntentId: 'pi_sim_x' }).expect(404);
+  });
+
+  it("a forged or another browser's grants cookie cannot pay someone's ticket; the genuine one can, with no session row", async () => {
+    const ticketId = await newTicket(browser());
+    const other = browser();
+    const otherTicket = await newTicket(other);
+    const sessions = async () => (await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM sessions')).rows[0]!.n;
+    const sessionsBefore = await sessions();
+    const key = ticketGrantsKey(SESSION_SECRET);
+    const inAnHour = new Date(Date.now() + 3_600_000);
+    const intentWith = (cookie: string) =>
+      request(t.app.getHttpServer())
+        .post('/api/create-payment-intent')
+        .set('X-Requested-With', 'XMLHttpRequest')
+        .set('Cookie', cookie)
+        .send({ ticketId });
+    const forged = [
+      `${TICKET_GRANTS_COOKIE}=${encodeTicketGrants([ticketId], inAnHour, ticketGrantsKey('guessed-secret-guessed-secret-guessed'))}`,
+      `${TICKET_GRANTS_COOKIE}=${encodeTicketGrants([ticketId], inAnHour, Buffer.from(SESSION_SECRET))}`,
+      `${TICKET_GRANTS_COOKIE}=${encodeTicketGrants([otherTicket], inAnHour, key).replace(`v1.${otherTicket}.`, `v1.${ticketId}.`)}`,
+      `${TICKET_GRANTS_COOKIE}=${encodeTicketGrants([ticketId], new Date(Date.now() - 1000), key)}`,
+    ];
+    for (const cookie of forged) await intentWith(cookie).expect(404, { message: 'Ticket not found' });
+    await other.post('/api/create-payment-intent').send({ ticketId }).expect(404, { message: 'Ticket not found' });
+    await other.post('/api/create-payment-intent').send({ ticketId: otherTicket }).expect(200);
+    const genuine = await intentWith(`${TICKET_GRANTS_COOKIE}=${encodeTicketGrants([ticketId], inAnHour, key)}`).expect(200);
+    expect(paymentSetupResponseSchema.parse(genuine.body).amountCents).toBe(4900);
+    expect(await sessions()).toBe(sessionsBefore);
   });
 
   it('bad input is a 400 with field errors and writes nothing', async () => {

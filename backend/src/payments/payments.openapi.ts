@@ -38,7 +38,7 @@ const SIMULATED_ONLY =
   'Simulated gateway only (PAYMENT_GATEWAY=simulated, or no Stripe keys outside production): with Stripe, or with payments ' +
   'unavailable, this answers 404 { message: "Not found" } like an unknown path. No real charge is possible.';
 
-/** Payments (SPEC section 7). Tickets are reachable by the browser session that submitted them or by their owner. */
+/** Payments (SPEC section 7). Tickets are reachable by the browser that submitted them (its grants cookie) or by their owner. */
 export const paymentsOpenApi = defineOpenApiFragment({
   name: 'payments',
   requests: {
@@ -68,7 +68,7 @@ export const paymentsOpenApi = defineOpenApiFragment({
       responses: {
         200: { description: 'What the card form needs', schema: 'PaymentSetup' },
         400: badRequest,
-        404: error(`${TICKET_NOT_FOUND} (or not this session's nor this customer's)`),
+        404: error(`${TICKET_NOT_FOUND} (or neither submitted by this browser nor this customer's)`),
         409: error(FEE_SETTLED),
         503: paymentUnavailable,
       },
@@ -106,7 +106,7 @@ export const paymentsOpenApi = defineOpenApiFragment({
       description:
         'The ticket is created only when what the client claims holds: a succeeded pre-ticket intent for the fee, checked with the ' +
         'gateway and claimed by no other ticket, or a zero-cost request the waiver rule covers. A retry with the same intent from the ' +
-        'same browser session answers the ticket it already created.',
+        'same browser (its grants cookie) answers the ticket it already created.',
       responses: {
         201: { description: 'The new ticket', schema: 'CreatedTicket' },
         400: badRequestOr(paymentMessages.paymentOrWaiverRequired),
@@ -141,7 +141,7 @@ export const paymentsOpenApi = defineOpenApiFragment({
       responses: {
         200: { description: 'Where to send the browser', schema: 'CheckoutSession' },
         400: badRequest,
-        404: error(`${TICKET_NOT_FOUND} (or not this session's nor this customer's)`),
+        404: error(`${TICKET_NOT_FOUND} (or neither submitted by this browser nor this customer's)`),
         409: error(FEE_SETTLED),
         503: paymentUnavailable,
       },

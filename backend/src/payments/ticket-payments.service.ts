@@ -16,6 +16,7 @@ import {
 } from '@ppr/contracts';
 import type { Request } from 'express';
 import { currentCustomer } from '../auth/principal';
+import { TicketGrants } from '../auth/ticket-grants';
 import { RateLimiter } from '../auth/rate-limiter';
 import type { Clock } from '../common/clock';
 import { CLOCK } from '../common/common.tokens';
@@ -54,8 +55,6 @@ declare module 'express-session' {
 }
 
 export const TICKET_NOT_FOUND = 'Ticket not found';
-/** Tickets a browser session remembers having submitted (as the support request endpoint does). */
-const MAX_SESSION_TICKETS = 50;
 
 /** Statuses in which an intent may still be paid: the browser can go on with the same one. */
 const PAYABLE: readonly PaymentIntentStatus[] = ['requires_payment_method', 'requires_confirmation', 'requires_action', 'processing'];
@@ -89,6 +88,8 @@ export class TicketPaymentsService {
    * a fast Stripe webhook can): the webhook then records it for the admin who asked, not for the gateway.
    */
   private readonly refundsAsked = new Map<string, { readonly context: RequestContext; readonly reason: string | null }>();
+  /** The tickets a browser submitted (a signed cookie, as the support request endpoint keeps them). */
+  private readonly grants: TicketGrants;
 
   constructor(
     private readonly commands: CommandBus,
@@ -99,7 +100,9 @@ export class TicketPaymentsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly moduleRef: ModuleRef,
-  ) {}
+  ) {
+    this.grants = new TicketGrants(config);
+  }
 
   private limiterInstance: RateLimiter | undefined;
 
@@ -115,7 +118,7 @@ export class TicketPaymentsService {
   }
 
   /**
-   * The browser session that submitted the ticket, or the customer who owns it; anyone else gets a 404. The
+   * The browser that submitted the ticket, or the customer who owns it; anyone else gets a 404. The
    * ticket comes from the read side (the endpoints that create tickets wait until it shows them); the ticket's
    * decider checks its real state again when a payment is recorded.
    */
@@ -123,7 +126,7 @@ export class TicketPaymentsService {
     const ticket = await this.queries.execute(new GetTicketDetailQuery(ticketId));
     const customer = currentCustomer(request);
     const allowed =
-      ticket !== null && (request.session.ticketIds?.includes(ticketId) === true || (customer !== null && ticket.userId === customer.id));
+      ticket !== null && ((customer !== null && ticket.userId === customer.id) || (await this.grants.allows(request, ticketId)));
     if (!ticket || !allowed) throw new NotFoundException({ message: TICKET_NOT_FOUND } satisfies ApiError);
     return ticket;
   }
@@ -327,8 +330,8 @@ export class TicketPaymentsService {
       const record = await findIntent(this.pool, intent.id);
       if (record?.ticketId) {
         // A retry of a request that already made its ticket (its answer was lost): the same answer, to the
-        // same browser session only. The payment is recorded again (a no-op when it already was).
-        if (!request.session.ticketIds?.includes(record.ticketId)) throw refused(HttpStatus.CONFLICT, paymentMessages.paymentAlreadyUsed);
+        // same browser only (the one its grants cookie names). The payment is recorded again (a no-op when it already was).
+        if (!(await this.grants.allows(request, record.ticketId))) throw refused(HttpStatus.CONFLICT, paymentMessages.paymentAlreadyUsed);
         const outcome = await this.recordVerifiedPayment(record.ticketId, intent, context, { throwDomainErrors: true });
         await this.readYourWrites.waitFor(['tickets'], outcome.kind === 'recorded' ? outcome.position : null);
         return { id: record.ticketId };
@@ -352,18 +355,13 @@ export class TicketPaymentsService {
       if (intent) await releaseClaim(this.pool, intent.id, ticketId);
       throw error;
     }
-    this.remember(request, ticketId);
+    await this.grants.grant(request, ticketId);
     if (intent) {
       const outcome = await this.recordVerifiedPayment(ticketId, intent, context, { throwDomainErrors: true });
       if (outcome.kind === 'recorded' && outcome.position) position = outcome.position;
     }
     await this.readYourWrites.waitFor(['tickets'], position);
     return { id: ticketId };
-  }
-
-  private remember(request: Request, ticketId: number): void {
-    const kept = (request.session.ticketIds ?? []).filter((id) => id !== ticketId);
-    request.session.ticketIds = [...kept, ticketId].slice(-MAX_SESSION_TICKETS);
   }
 
   private contextOf(request: Request): RequestContext {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { supportRequestSchema, ticketStreamId } from '@ppr/contracts';
 import request from 'supertest';
 import { createTestApp, type TestApp } from '../../test/test-app';
+import { TICKET_GRANTS_COOKIE } from '../auth/ticket-grants';
 import { idempotencyKeyHash, idempotencyMessages, supportRequestHash } from './idempotency/support-request-idempotency';
 import { nextTicketId } from './ticket-policy';
 
@@ -49,6 +50,11 @@ async function counts(t: TestApp): Promise<{ tickets: number; sessions: number; 
   return { tickets: row.tickets, sessions: row.sessions, keys: row.keys, rateLimits: row.rate_limits };
 }
 
+/** The names of the cookies a response sets. */
+function cookiesSet(response: request.Response): string[] {
+  return (response.get('Set-Cookie') ?? []).map((cookie) => cookie.slice(0, cookie.indexOf('=')));
+}
+
 function expectTooMany(response: request.Response): void {
   expect(response.status).toBe(429);
   expect(response.body).toEqual({ message: expect.stringMatching(TOO_MANY) });
@@ -56,6 +62,8 @@ function expectTooMany(response: request.Response): void {
   expect(Number.isInteger(retryAfter)).toBe(true);
   expect(retryAfter).toBeGreaterThan(0);
   expect(retryAfter).toBeLessThanOrEqual(3600);
+  // A refused submission sets no cookie: no grant, no session.
+  expect(cookiesSet(response)).toEqual([]);
 }
 
 describe('POST /api/support-request: per-address limit', () => {
@@ -85,11 +93,13 @@ describe('POST /api/support-request: per-address limit', () => {
     expect(refused).toHaveLength(20 - LIMIT);
     refused.forEach(expectTooMany);
     expect(new Set(accepted.map((r) => r.body.id)).size).toBe(LIMIT);
+    // Each accepted one grants its ticket to its browser with the grants cookie, and with nothing else.
+    for (const response of accepted) expect(cookiesSet(response)).toEqual([TICKET_GRANTS_COOKIE]);
 
     const after = await counts(t);
     expect(after.tickets - before.tickets).toBe(LIMIT);
-    // One guest session per accepted submission (the bot sends no cookie back); none for a refused one.
-    expect(after.sessions - before.sessions).toBe(LIMIT);
+    // No session row at all: the guest's grant is a signed cookie, not session data (issue 10).
+    expect(after.sessions - before.sessions).toBe(0);
   });
 
   it('counts per address: another address is still served', async () => {
@@ -99,23 +109,26 @@ describe('POST /api/support-request: per-address limit', () => {
     expect((await submit(t, newAddress())).status).toBe(201);
   });
 
-  it('a browser that sends its cookie back keeps one session for all its tickets', async () => {
+  it('a browser that sends its cookie back reads all its tickets, and no session row is written for them', async () => {
     const agent = request.agent(t.app.getHttpServer()).set('X-Requested-With', 'XMLHttpRequest').set('X-Forwarded-For', newAddress());
     const before = await counts(t);
     const first = await agent.post('/api/support-request').send(valid).expect(201);
     const second = await agent.post('/api/support-request').send(valid).expect(201);
-    expect((await counts(t)).sessions - before.sessions).toBe(1);
     await agent.get(`/api/ticket/${first.body.id}`).expect(200);
     await agent.get(`/api/ticket/${second.body.id}`).expect(200);
+    expect((await counts(t)).sessions).toBe(before.sessions);
+    // A browser without the cookie reads neither.
+    await request(t.app.getHttpServer()).get(`/api/ticket/${first.body.id}`).expect(404);
   });
 
-  it('an invalid body is a 400 that writes no session, no ticket and counts nothing', async () => {
+  it('an invalid body is a 400 that sets no cookie, writes no session, no ticket and counts nothing', async () => {
     const ip = newAddress();
     const before = await counts(t);
     for (let i = 0; i < LIMIT + 2; i++) {
       const response = await submit(t, ip, { ...valid, email: 'not-an-email' });
       expect(response.status).toBe(400);
       expect(response.body.errors).toEqual([{ path: 'email', message: expect.any(String) }]);
+      expect(cookiesSet(response)).toEqual([]);
     }
     expect(await counts(t)).toEqual(before);
     // Not one of the refused bodies was counted against the address.
@@ -133,6 +146,7 @@ describe('POST /api/support-request: per-address limit', () => {
     const response = await submit(t, newAddress(), valid, key);
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ message: idempotencyMessages.malformedKey });
+    expect(cookiesSet(response)).toEqual([]);
     expect(await counts(t)).toEqual(before);
   });
 });
@@ -169,7 +183,7 @@ describe('POST /api/support-request: global limit', () => {
     expectTooMany(await submit(t, newAddress()));
     const after = await counts(t);
     expect(after.tickets - before.tickets).toBe(GLOBAL);
-    expect(after.sessions - before.sessions).toBe(GLOBAL);
+    expect(after.sessions - before.sessions).toBe(0);
   });
 });
 
@@ -194,7 +208,7 @@ describe('POST /api/support-request: Idempotency-Key', () => {
     const before = await counts(t);
     const first = await submit(t, ip, valid, key);
     expect(first.status).toBe(201);
-    // The first answer (and its cookie) was lost; the SPA retries from a browser without the session.
+    // The first answer (and its cookie) was lost; the SPA retries from a browser without the grants cookie.
     const retry = request.agent(t.app.getHttpServer()).set('X-Requested-With', 'XMLHttpRequest').set('X-Forwarded-For', ip);
     const second = await retry.post('/api/support-request').set('Idempotency-Key', key).send(valid);
     const third = await submit(t, ip, valid, key);

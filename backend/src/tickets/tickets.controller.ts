@@ -3,6 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { type CreatedTicket, supportRequestSchema, type SupportRequest, type TicketSummary, ticketStreamId } from '@ppr/contracts';
 import type { Request } from 'express';
 import { currentCustomer } from '../auth/principal';
+import { TicketGrants } from '../auth/ticket-grants';
 import { PublicFormLimits } from '../auth/public-form-limit';
 import { RateLimiter } from '../auth/rate-limiter';
 import { type RequestContext, requestContext } from '../common/request-context';
@@ -28,9 +29,6 @@ import { GetTicketDetailQuery } from './queries/customer-ticket.queries';
 import { GetTicketSummaryQuery } from './queries/get-ticket-summary.query';
 import { parseTicketId, TICKET_NOT_FOUND } from './ticket-id';
 
-/** Tickets a browser session remembers having submitted (the newest ones). */
-const MAX_SESSION_TICKETS = 50;
-
 @Controller()
 export class TicketsController {
   constructor(
@@ -43,9 +41,12 @@ export class TicketsController {
     @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {
     this.formLimits = new PublicFormLimits(limiter, config);
+    this.grants = new TicketGrants(config);
   }
 
   private readonly formLimits: PublicFormLimits;
+  /** The tickets a browser submitted: a signed cookie, so a guest's submission writes no session. */
+  private readonly grants: TicketGrants;
 
   @Post('support-request')
   @HttpCode(201)
@@ -55,7 +56,7 @@ export class TicketsController {
   ): Promise<CreatedTicket> {
     const customer = currentCustomer(request);
     // Order: the body was validated (400), then the key's format (400), then the submission is counted (429),
-    // and only then is anything written: bad or refused input writes no key, ticket or session.
+    // and only then is anything written: bad or refused input writes no key or ticket, and sets no cookie.
     const idempotencyKey = parseIdempotencyKey(request.header(IDEMPOTENCY_KEY_HEADER));
     await this.formLimits.consume('support-request', request);
     const context = customer ? requestContext(request, { kind: 'customer', id: String(customer.id) }) : requestContext(request);
@@ -71,10 +72,9 @@ export class TicketsController {
           });
     const { ticketId, position } = await this.createTicket(body, customer?.id ?? null, context, reservedId);
     await this.readYourWrites.waitFor(['tickets'], position);
-    // The submitting browser session may read the summary (payment, confirmation pages); nobody else can. A
-    // retry adds the id to the retrying session (its first answer, and cookie, may have been lost).
-    const remembered = (request.session.ticketIds ?? []).filter((id) => id !== ticketId);
-    request.session.ticketIds = [...remembered, ticketId].slice(-MAX_SESSION_TICKETS);
+    // The submitting browser may read the summary (payment, confirmation pages); nobody else can. A retry
+    // grants the id to the retrying browser (its first answer, and cookie, may have been lost).
+    await this.grants.grant(request, ticketId);
     return { id: ticketId };
   }
 
@@ -101,7 +101,7 @@ export class TicketsController {
     }
   }
 
-  /** Only to the session that submitted the ticket or to the customer who owns it; anyone else gets the 404. */
+  /** Only to the browser that submitted the ticket or to the customer who owns it; anyone else gets the 404. */
   @Get('ticket/:id')
   async getTicket(@Param('id') id: string, @Req() request: Request): Promise<TicketSummary> {
     const ticketId = parseTicketId(id);
@@ -112,7 +112,7 @@ export class TicketsController {
   }
 
   private async mayRead(ticketId: number, request: Request): Promise<boolean> {
-    if (request.session.ticketIds?.includes(ticketId)) return true;
+    if (await this.grants.allows(request, ticketId)) return true;
     const customer = currentCustomer(request);
     if (!customer) return false;
     const detail = await this.queries.execute(new GetTicketDetailQuery(ticketId));

@@ -1,6 +1,11 @@
 import { messages, ticketReference } from '@ppr/contracts';
 import request from 'supertest';
+import { nextAddress } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
+import { encodeTicketGrants, TICKET_GRANTS_COOKIE, ticketGrantsKey } from '../auth/ticket-grants';
+
+/** The secret this app signs with (set here so that the test can forge and sign cookies with its own key). */
+const SESSION_SECRET = 'tickets-e2e-secret-of-at-least-32-characters';
 
 const valid = {
   businessName: 'Capitol Hill Dental',
@@ -14,13 +19,13 @@ const valid = {
 
 describe('support request and ticket endpoints', () => {
   let t: TestApp;
-  // One browser session (cookie jar) that sends the website's CSRF header: a guest reads only the tickets
-  // its own session submitted.
+  // One browser (cookie jar) that sends the website's CSRF header: a guest reads only the tickets this
+  // browser submitted (its signed grants cookie).
   let agent: ReturnType<typeof request.agent>;
   const http = () => agent;
 
   beforeAll(async () => {
-    t = await createTestApp({ FEE_WAIVER_EMAILS: 'waived@example.com', FEE_WAIVER_NAMES: 'Pat Free' });
+    t = await createTestApp({ FEE_WAIVER_EMAILS: 'waived@example.com', FEE_WAIVER_NAMES: 'Pat Free', SESSION_SECRET });
     agent = request.agent(t.app.getHttpServer()).set('X-Requested-With', 'XMLHttpRequest');
   });
   afterAll(async () => {
@@ -203,6 +208,81 @@ describe('support request and ticket endpoints', () => {
   });
 
   describe('GET /api/ticket/:id', () => {
+    /** A submission from a browser without cookies, from an address of its own (the limits count per address). */
+    function submitAsGuest(): Promise<request.Response> {
+      return request(t.app.getHttpServer())
+        .post('/api/support-request')
+        .set('X-Requested-With', 'XMLHttpRequest')
+        .set('X-Forwarded-For', nextAddress())
+        .send(valid)
+        .expect(201);
+    }
+
+    function read(ticketId: number, cookie: string): request.Test {
+      return request(t.app.getHttpServer()).get(`/api/ticket/${ticketId}`).set('Cookie', cookie);
+    }
+
+    /** The grants cookie a response set, as a Cookie header; fails when there is none. */
+    function grantsCookie(response: request.Response): string {
+      const cookie = (response.get('Set-Cookie') ?? []).find((c) => c.startsWith(`${TICKET_GRANTS_COOKIE}=`));
+      if (!cookie) throw new Error(`No grants cookie in ${JSON.stringify(response.get('Set-Cookie'))}`);
+      return cookie.split(';')[0]!;
+    }
+
+    /** A grants cookie for these ids, signed with `key`, valid for an hour (or expired by `offsetMs` < 0). */
+    function signedCookie(ids: number[], key: Buffer, offsetMs = 3_600_000): string {
+      return `${TICKET_GRANTS_COOKIE}=${encodeTicketGrants(ids, new Date(Date.now() + offsetMs), key)}`;
+    }
+
+    async function sessionRows(): Promise<number> {
+      return (await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM sessions')).rows[0]!.n;
+    }
+
+    it('a guest submission grants the ticket with a signed HttpOnly cookie and writes no session row', async () => {
+      const before = await sessionRows();
+      const created = await submitAsGuest();
+      expect(await sessionRows()).toBe(before);
+      const setCookies = created.get('Set-Cookie') ?? [];
+      expect(setCookies.some((c) => c.startsWith('ppr.sid='))).toBe(false);
+      expect(setCookies.find((c) => c.startsWith(`${TICKET_GRANTS_COOKIE}=`))).toMatch(/; Path=\/api; HttpOnly; SameSite=Lax$/);
+      // That cookie alone reads the summary, and reading it writes no session either.
+      await read(created.body.id, grantsCookie(created)).expect(200);
+      expect(await sessionRows()).toBe(before);
+    });
+
+    it("another browser's cookie, a forged one or a tampered one cannot read someone's ticket (404)", async () => {
+      const victim = (await submitAsGuest()).body.id as number;
+      const key = ticketGrantsKey(SESSION_SECRET);
+      // Another browser reads its own ticket with its cookie, and nothing else.
+      const other = await submitAsGuest();
+      const otherCookie = grantsCookie(other);
+      await read(other.body.id, otherCookie).expect(200);
+      const refused = [
+        otherCookie,
+        // Its ids rewritten to the victim's, under its own MAC; or appended to its own.
+        otherCookie.replace(`=v1.${other.body.id}.`, `=v1.${victim}.`),
+        otherCookie.replace(`=v1.${other.body.id}.`, `=v1.${other.body.id}-${victim}.`),
+        // Signed with the raw session secret, or with a guessed key.
+        signedCookie([victim], Buffer.from(SESSION_SECRET)),
+        signedCookie([victim], ticketGrantsKey('guessed-secret-guessed-secret-guessed')),
+        // Signed with the right key, but expired.
+        signedCookie([victim], key, -1000),
+        // Garbage.
+        `${TICKET_GRANTS_COOKIE}=v1.${victim}.9999999999.not-a-mac`,
+        `${TICKET_GRANTS_COOKIE}=%%%`,
+      ];
+      for (const cookie of refused) {
+        const answer = await read(victim, cookie);
+        expect({ cookie, status: answer.status, body: answer.body }).toEqual({
+          cookie,
+          status: 404,
+          body: { message: 'Ticket not found' },
+        });
+      }
+      // The server's own signature on the same ids is what makes the difference.
+      await read(victim, signedCookie([victim], key)).expect(200);
+    });
+
     it.each(['999999', 'abc', '0', '-1', '1.5', '1e3', '99999999999999999999', '%27%20OR%201%3D1'])(
       'answers %s with the same 404',
       async (id) => {

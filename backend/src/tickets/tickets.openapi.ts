@@ -34,10 +34,11 @@ export const ticketsOpenApi = defineOpenApiFragment({
       summary: 'Submit a support request (creates a ticket)',
       body: 'SupportRequest',
       description:
-        'A logged-in customer owns the ticket; a guest may read its summary for the rest of the browser session. With an ' +
+        'A logged-in customer owns the ticket. The submitting browser gets a signed HttpOnly cookie (`ppr.tickets`, no session is ' +
+        'written) that lets it read the summary until it signs out or SESSION_IDLE_HOURS after its last submission. With an ' +
         `${IDEMPOTENCY_KEY_HEADER} header, a retry of the same request (same key, same fields) answers the same ticket instead of ` +
         'creating another. Checked in this order, and nothing is written when one refuses: the body (400), the key (400), the rate ' +
-        'limit (429).',
+        'limit (429); a refused request sets no cookie.',
       parameters: [
         {
           name: IDEMPOTENCY_KEY_HEADER,
@@ -61,7 +62,7 @@ export const ticketsOpenApi = defineOpenApiFragment({
       method: 'get',
       path: '/api/ticket/{id}',
       tag: 'Tickets',
-      summary: 'The summary of a ticket this session submitted or owns',
+      summary: 'The summary of a ticket this browser submitted (its grants cookie) or this customer owns',
       parameters: [ticketId],
       responses: { 200: { description: 'Ticket summary', schema: 'TicketSummary' }, 404: error(TICKET_NOT_FOUND) },
     },
