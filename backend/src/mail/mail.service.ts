@@ -4,6 +4,7 @@ import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
 import { GroupWriter } from './group-writer';
+import { sharedParts } from './shared-parts';
 import type { MailMessage, MailOutcome, MailTransport } from './mail.types';
 
 // Other modules' outboxes group their writes the same way (the notifications worker).
@@ -37,6 +38,9 @@ export interface MailLogEntry {
  * nothing is lost: with SMTP the row says whether it was delivered; without SMTP the row is the delivery and
  * the message is logged. Sending never throws: the outcome says what happened.
  */
+/** How many outcomes of a batch are written together (see `sendBatch`). */
+const RECORD_EVERY = 10;
+
 @Injectable()
 export class MailService implements OnApplicationShutdown {
   private readonly logger = new Logger(MailService.name);
@@ -60,30 +64,76 @@ export class MailService implements OnApplicationShutdown {
 
   async send(message: MailMessage): Promise<MailOutcome> {
     const id = await this.pending.submit(message);
-    if (id === null) {
-      const retry = await this.retryUndelivered(message.idempotencyKey!, message);
-      if (retry) return retry;
-      const { rows } = await this.db.pool.query<{ id: number }>('SELECT id FROM mail_messages WHERE idempotency_key = $1', [
-        message.idempotencyKey,
-      ]);
-      return { status: 'duplicate', id: rows[0]!.id };
-    }
+    if (id === null) return this.alreadyLogged(message);
     return this.attempt(id, message);
   }
 
   /**
+   * Several messages that go together (a marketing campaign's batch): their pending rows in one statement,
+   * every delivery at once (the transport's pool bounds the connections), and their outcomes RECORD_EVERY at a
+   * time as they come, instead of a write for each. Each row is still committed before its SMTP exchange, so a
+   * message is still never sent twice; what a crash in the middle costs is that up to RECORD_EVERY delivered
+   * messages besides those in flight have no outcome yet (their rows stay pending: "interrupted").
+   * Answers one outcome per message, in order, as `send` would; rejects only when the outcomes cannot be
+   * written (the rows then stay pending: a resend answers them as duplicates, never sends them again).
+   */
+  async sendBatch(messages: readonly MailMessage[]): Promise<MailOutcome[]> {
+    if (messages.length === 0) return [];
+    const ids = await this.insertPending(messages);
+    // Outcomes are recorded as they come, RECORD_EVERY at a time (one write in flight), and the rest at the
+    // end: a crash mid-batch leaves at most that many delivered messages unrecorded ("Interrupted during
+    // delivery"), besides those still in their SMTP exchange, instead of the whole batch.
+    const unrecorded: Outcome[] = [];
+    let recording: Promise<unknown> = Promise.resolve();
+    const record = (): void => {
+      const chunk = unrecorded.splice(0);
+      recording = recording.then(() => this.recordOutcomes(chunk));
+      // Awaited below; marked handled now so that a failed write is not an unhandled rejection meanwhile.
+      recording.catch(() => undefined);
+    };
+    const results = await Promise.all(
+      messages.map(async (message, index) => {
+        const id = ids[index];
+        if (id === null || id === undefined) return this.alreadyLogged(message);
+        const attempt = await this.deliver(id, message);
+        unrecorded.push(attempt.outcome);
+        if (unrecorded.length >= RECORD_EVERY) record();
+        return attempt.result;
+      }),
+    );
+    if (unrecorded.length > 0) record();
+    await recording;
+    return results;
+  }
+
+  /** A keyed message whose key is in the log already: tried again when that attempt failed, else a duplicate. */
+  private async alreadyLogged(message: MailMessage): Promise<MailOutcome> {
+    const retry = await this.retryUndelivered(message.idempotencyKey!, message);
+    if (retry) return retry;
+    const { rows } = await this.db.pool.query<{ id: number }>('SELECT id FROM mail_messages WHERE idempotency_key = $1', [
+      message.idempotencyKey,
+    ]);
+    return { status: 'duplicate', id: rows[0]!.id };
+  }
+
+  /**
    * The pending rows of several messages in one statement. Each row's id is drawn from the sequence first,
-   * so every message learns its own (null: its key is already in the log, the row is another's).
+   * so every message learns its own (null: its key is already in the log, the row is another's). The bodies
+   * the messages share (a campaign's content around each recipient's footer) go once, not once per row: the
+   * statement puts every body back together, so the rows are what they would be otherwise.
    */
   private async insertPending(messages: readonly MailMessage[]): Promise<(number | null)[]> {
+    const text = sharedParts(messages.map((message) => message.text));
+    const html = sharedParts(messages.map((message) => message.html ?? null));
     const { rows } = await this.db.pool.query<{ ord: number; id: number | null }>(
       `WITH input AS MATERIALIZED (
          SELECT t.*, nextval(pg_get_serial_sequence('mail_messages', 'id')) AS new_id
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-           WITH ORDINALITY AS t(idempotency_key, kind, to_address, subject, text_body, html_body, headers, ord)
+           WITH ORDINALITY AS t(idempotency_key, kind, to_address, subject, text_middle, html_middle, headers, ord)
        ), inserted AS (
          INSERT INTO mail_messages (id, idempotency_key, kind, to_address, subject, text_body, html_body, headers, transport, status)
-         SELECT new_id, idempotency_key, kind, to_address, subject, text_body, html_body, headers::jsonb, $8, 'pending'
+         SELECT new_id, idempotency_key, kind, to_address, subject, $9::text || text_middle || $10::text, $11::text || html_middle || $12::text,
+                headers::jsonb, $8, 'pending'
          FROM input ORDER BY ord
          ON CONFLICT (idempotency_key) DO NOTHING
          RETURNING id
@@ -94,10 +144,14 @@ export class MailService implements OnApplicationShutdown {
         messages.map((message) => message.kind),
         messages.map((message) => message.to),
         messages.map((message) => message.subject),
-        messages.map((message) => message.text),
-        messages.map((message) => message.html ?? null),
+        text.middles,
+        html.middles,
         messages.map((message) => JSON.stringify(message.headers ?? {})),
         this.transport.name,
+        text.prefix,
+        text.suffix,
+        html.prefix,
+        html.suffix,
       ],
     );
     return rows.map((row) => row.id);
@@ -156,30 +210,54 @@ export class MailService implements OnApplicationShutdown {
     });
   }
 
+  /** Delivers a message whose pending row is in the log, and writes its outcome to the row. */
   private async attempt(id: number, message: MailMessage): Promise<MailOutcome> {
+    const { outcome, result } = await this.deliver(id, message);
+    if (outcome.status === 'failed') return this.recordFailure(outcome, result);
+    try {
+      await this.outcomes.submit(outcome);
+      return result;
+    } catch (error) {
+      // Never throws: an outcome that cannot be written is answered (and, if it can be, recorded) as a failure.
+      const text = error instanceof Error ? error.message : String(error);
+      this.logger.error(`Email #${id} (${message.kind}) to ${message.to} failed: ${text}`);
+      return this.recordFailure(
+        { id, status: 'failed', messageId: null, error: text.slice(0, 2000) },
+        { status: 'failed', id, error: text },
+      );
+    }
+  }
+
+  private async recordFailure(outcome: Outcome, result: MailOutcome): Promise<MailOutcome> {
+    await this.outcomes
+      .submit(outcome)
+      .catch((updateError: unknown) => this.logger.error(`Could not record the failure of email #${outcome.id}: ${String(updateError)}`));
+    return result;
+  }
+
+  /** One delivery attempt: what the row must say, and what the caller is told. Never throws. */
+  private async deliver(id: number, message: MailMessage): Promise<{ outcome: Outcome; result: MailOutcome }> {
     try {
       const delivered = await this.transport.deliver(this.config.MAIL_FROM, message);
       const messageId = delivered.messageId ?? message.messageId ?? null;
-      const status = this.transport.name === 'smtp' ? 'sent' : 'logged';
-      await this.outcomes.submit({ id, status, messageId, error: null });
-      if (status === 'logged') {
+      if (this.transport.name !== 'smtp') {
         // The text carries verification and reset links: printed for a developer's convenience only, never in
         // production, where logs travel further than the mail log table does.
         const body = this.config.NODE_ENV === 'production' ? '' : `\n${message.text}`;
         this.logger.log(
           `Email #${id} (${message.kind}) to ${message.to}: "${message.subject}" recorded in the mail log (no SMTP_URL)${body}`,
         );
-        return { status: 'logged', id };
+        return { outcome: { id, status: 'logged', messageId, error: null }, result: { status: 'logged', id } };
       }
       this.logger.log(`Email #${id} (${message.kind}) sent to ${message.to}`);
-      return { status: 'sent', id, messageId };
+      return { outcome: { id, status: 'sent', messageId, error: null }, result: { status: 'sent', id, messageId } };
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       this.logger.error(`Email #${id} (${message.kind}) to ${message.to} failed: ${text}`);
-      await this.outcomes
-        .submit({ id, status: 'failed', messageId: null, error: text.slice(0, 2000) })
-        .catch((updateError: unknown) => this.logger.error(`Could not record the failure of email #${id}: ${String(updateError)}`));
-      return { status: 'failed', id, error: text };
+      return {
+        outcome: { id, status: 'failed', messageId: null, error: text.slice(0, 2000) },
+        result: { status: 'failed', id, error: text },
+      };
     }
   }
 

@@ -3,7 +3,7 @@ import { BUSINESS_PROFILE } from '@ppr/contracts';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
 import { MailService } from '../mail/mail.service';
-import type { MailOutcome } from '../mail/mail.types';
+import type { MailMessage, MailOutcome } from '../mail/mail.types';
 import { type UnsubscribeLinks, UnsubscribeService } from '../unsubscribe/unsubscribe.service';
 import { CampaignLock } from './campaign-lock';
 import * as campaigns from './campaigns.repository';
@@ -12,28 +12,9 @@ import { personalize } from './content';
 /** How often an idle worker looks for a campaign another instance stored, and a standby for the lock. */
 const IDLE_POLL_MS = 1000;
 const ERROR_BACKOFF_MS = 5000;
-/**
- * Messages of one batch in flight at once (a whole batch): the transport's connection pool bounds what reaches
- * the SMTP server, and the mail log's writes of some messages overlap with the SMTP exchanges of others.
- */
-const SEND_CONCURRENCY = 50;
-
 /** The idempotency key of one recipient's message: a resumed or repeated batch never sends a second copy. */
 export function campaignMessageKey(campaignId: number, email: string): string {
   return `campaign:${campaignId}:${email.toLowerCase()}`;
-}
-
-async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  });
-  await Promise.all(lanes);
-  return results;
 }
 
 /**
@@ -103,9 +84,12 @@ export class CampaignWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   /**
-   * Sends the campaign's next batch; without a pause, the batches after it too, each one looked up (its
-   * recipients and subscriptions) while the one before is being sent, and recorded while the next is sent, so
-   * the SMTP connections are not left idle between batches. Stops after the batch in flight when the app stops.
+   * Sends the campaign's next batch; without a pause, the batches after it too. Each batch is looked up (its
+   * recipients and subscriptions) while the one before is being sent, and handed to the transport as soon as
+   * it is ready, while the one before is still finishing: two batches at most are in flight, so the SMTP
+   * connections always have a message waiting instead of idling at a batch's end. Batches are recorded one
+   * after the other, in order, each as soon as its sends are done. Stops after the batches in flight when the
+   * app stops; with a pause, one batch at a time.
    */
   private async sendBatches(campaign: campaigns.RunningCampaign): Promise<void> {
     let current = await this.prepare(campaign, 0);
@@ -115,24 +99,40 @@ export class CampaignWorker implements OnApplicationBootstrap, BeforeApplication
     }
     let batchesSent = campaign.batchesSent;
     let recording: Promise<unknown> = Promise.resolve();
-    for (;;) {
-      const sending = this.send(campaign, current);
-      const continuous = campaign.pauseMs === 0 && !this.stopping.signal.aborted;
-      const last = current.recipients.at(-1)!.position;
-      const upcoming = continuous ? this.prepare(campaign, last) : Promise.resolve(null);
-      // Settled before anything is awaited, so a failure of either is never an unhandled rejection.
-      upcoming.catch(() => undefined);
+    let previous: Promise<campaigns.RecipientResult[]> | null = null;
+    const inFlight = new Set<Promise<unknown>>();
+    const track = <T>(promise: Promise<T>): Promise<T> => {
+      inFlight.add(promise);
+      // Settled before anything is awaited, so a failure is never an unhandled rejection.
+      promise.catch(() => undefined).finally(() => inFlight.delete(promise));
+      return promise;
+    };
+    // One batch's outcomes, after the batch before it is recorded (a failure there stops the run here).
+    const record = async (sending: Promise<campaigns.RecipientResult[]>): Promise<void> => {
       const results = await sending;
       await recording;
       const numbered = { ...campaign, batchesSent };
       batchesSent += 1;
-      recording = campaigns.recordBatch(this.db.pool, numbered, results).then((state) => this.logBatch(numbered, results, state));
-      recording.catch(() => undefined);
-      const next = await upcoming;
-      if (!next || next.recipients.length === 0 || this.stopping.signal.aborted) break;
-      current = next;
+      recording = track(campaigns.recordBatch(this.db.pool, numbered, results).then((state) => this.logBatch(numbered, results, state)));
+    };
+    try {
+      for (;;) {
+        const sending = track(this.send(campaign, current));
+        const continuous = campaign.pauseMs === 0 && !this.stopping.signal.aborted;
+        const last = current.recipients.at(-1)!.position;
+        const upcoming = continuous ? track(this.prepare(campaign, last)) : null;
+        if (previous) await record(previous);
+        previous = sending;
+        const next = upcoming ? await upcoming : null;
+        if (!next || next.recipients.length === 0 || this.stopping.signal.aborted) break;
+        current = next;
+      }
+      await record(previous);
+      await recording;
+    } finally {
+      // After a failure, nothing of this run is left sending when the worker looks at the campaign again.
+      await Promise.allSettled([...inFlight]);
     }
-    await recording;
   }
 
   private async prepare(
@@ -144,25 +144,43 @@ export class CampaignWorker implements OnApplicationBootstrap, BeforeApplication
     return { recipients, links };
   }
 
-  private send(
+  /**
+   * One batch: the unsubscribed are skipped, the others go through MailService.sendBatch (their mail log rows
+   * in one statement before any is sent, their outcomes in one after), each with its recipient's key.
+   */
+  private async send(
     campaign: campaigns.RunningCampaign,
     batch: { recipients: campaigns.PendingRecipient[]; links: Map<string, UnsubscribeLinks> },
   ): Promise<campaigns.RecipientResult[]> {
-    return mapLimit(batch.recipients, SEND_CONCURRENCY, async (recipient): Promise<campaigns.RecipientResult> => {
+    const subscribed: { recipient: campaigns.PendingRecipient; link: UnsubscribeLinks }[] = [];
+    for (const recipient of batch.recipients) {
       const link = batch.links.get(recipient.email.toLowerCase());
-      if (!link?.subscribed) return { position: recipient.position, state: 'skipped', error: null, mailMessageId: null };
-      const body = personalize(campaign, link.pageUrl, BUSINESS_PROFILE.name);
-      const outcome = await this.mail.send({
-        kind: 'marketing',
-        to: recipient.email,
-        subject: campaign.subject,
-        text: body.text,
-        html: body.html,
-        headers: link.headers,
-        idempotencyKey: campaignMessageKey(campaign.id, recipient.email),
-      });
-      return { position: recipient.position, ...(await this.resultOf(outcome)) };
-    });
+      if (link?.subscribed) subscribed.push({ recipient, link });
+    }
+    const outcomes = await this.mail.sendBatch(
+      subscribed.map(({ recipient, link }): MailMessage => {
+        const body = personalize(campaign, link.pageUrl, BUSINESS_PROFILE.name);
+        return {
+          kind: 'marketing',
+          to: recipient.email,
+          subject: campaign.subject,
+          text: body.text,
+          html: body.html,
+          headers: link.headers,
+          idempotencyKey: campaignMessageKey(campaign.id, recipient.email),
+        };
+      }),
+    );
+    const results = new Map<number, campaigns.RecipientResult>();
+    await Promise.all(
+      subscribed.map(async ({ recipient }, index) => {
+        results.set(recipient.position, { position: recipient.position, ...(await this.resultOf(outcomes[index]!)) });
+      }),
+    );
+    return batch.recipients.map(
+      (recipient) =>
+        results.get(recipient.position) ?? { position: recipient.position, state: 'skipped', error: null, mailMessageId: null },
+    );
   }
 
   private logBatch(

@@ -131,44 +131,46 @@ export async function pendingRecipients(pool: Pool, campaignId: number, limit: n
 
 /**
  * Records a batch's outcomes, counts the batch and schedules the next one after the pause; with nobody left
- * pending the campaign is completed. One transaction: a crash leaves the batch pending as a whole, and the
- * idempotency keys of the mail log make its resend deliver nothing twice.
+ * pending the campaign is completed. One statement (so one transaction): a crash leaves the batch pending as a
+ * whole, and the idempotency keys of the mail log make its resend deliver nothing twice.
  */
 export async function recordBatch(
   pool: Pool,
   campaign: RunningCampaign,
   results: readonly RecipientResult[],
 ): Promise<'running' | 'completed'> {
-  return inTransaction(pool, async (client) => {
-    const batch = campaign.batchesSent + 1;
-    await client.query(
-      `UPDATE marketing_recipients AS r
+  // The statement's snapshot still shows this batch's recipients as pending: "anyone left" leaves them out.
+  const { rows } = await pool.query<{ state: 'running' | 'completed' }>(
+    `WITH recorded AS (
+       UPDATE marketing_recipients AS r
        SET state = u.state, error = u.error, mail_message_id = u.mail_id, batch = $2, updated_at = now()
        FROM unnest($3::int[], $4::text[], $5::text[], $6::bigint[]) AS u(position, state, error, mail_id)
-       WHERE r.campaign_id = $1 AND r.position = u.position AND r.state = 'pending'`,
-      [
-        campaign.id,
-        batch,
-        results.map((r) => r.position),
-        results.map((r) => r.state),
-        results.map((r) => r.error),
-        results.map((r) => r.mailMessageId),
-      ],
-    );
-    const left = await client.query(`SELECT 1 FROM marketing_recipients WHERE campaign_id = $1 AND state = 'pending' LIMIT 1`, [
+       WHERE r.campaign_id = $1 AND r.position = u.position AND r.state = 'pending'
+       RETURNING r.position
+     ), progress AS (
+       SELECT CASE WHEN EXISTS (
+         SELECT 1 FROM marketing_recipients
+         WHERE campaign_id = $1 AND state = 'pending' AND position NOT IN (SELECT position FROM recorded)
+       ) THEN 'running' ELSE 'completed' END AS state
+     )
+     UPDATE marketing_campaigns
+     SET batches_sent = $2, state = progress.state,
+         next_batch_at = now() + make_interval(secs => $7::double precision / 1000),
+         finished_at = CASE WHEN progress.state = 'completed' THEN now() ELSE NULL END
+     FROM progress
+     WHERE id = $1
+     RETURNING progress.state`,
+    [
       campaign.id,
-    ]);
-    const state = left.rowCount ? 'running' : 'completed';
-    await client.query(
-      `UPDATE marketing_campaigns
-       SET batches_sent = $2, state = $3,
-           next_batch_at = now() + make_interval(secs => $4::double precision / 1000),
-           finished_at = CASE WHEN $3 = 'completed' THEN now() ELSE NULL END
-       WHERE id = $1`,
-      [campaign.id, batch, state, campaign.pauseMs],
-    );
-    return state;
-  });
+      campaign.batchesSent + 1,
+      results.map((r) => r.position),
+      results.map((r) => r.state),
+      results.map((r) => r.error),
+      results.map((r) => r.mailMessageId),
+      campaign.pauseMs,
+    ],
+  );
+  return rows[0]?.state ?? 'completed';
 }
 
 /** A campaign whose recipients were all recorded already (a crash between the last batch and this). */
