@@ -30,6 +30,14 @@ const INVISIBLE_MAX_BACKOFF_MS = 20;
  */
 const NOTIFY_INTERVAL_MS = 5;
 
+/**
+ * Presence: a store that LISTENs says `hello` when its LISTEN starts and `here` every this many ms (and in
+ * answer to a hello). Appends are announced only while another store of the same schema was heard from in
+ * the last PRESENCE_TTL_MS: a lone instance sends no NOTIFY at all.
+ */
+const PRESENCE_INTERVAL_MS = 10_000;
+const PRESENCE_TTL_MS = 3 * PRESENCE_INTERVAL_MS;
+
 /** What the store's subscribers did, for tests and benchmarks. Counters only grow. */
 export interface PostgresEventStoreStats {
   /** Reads of the events table by subscribers (subscribers at the same place at the same time share one). */
@@ -45,6 +53,9 @@ export interface PostgresEventStoreStats {
   notifiesSent: number;
   /** Notifications received from other processes (this process's own are ignored: no self-echo). */
   notificationsReceived: number;
+  /** Presence messages (hello, here) sent and received: see PRESENCE_INTERVAL_MS. */
+  presenceSent: number;
+  presenceReceived: number;
 }
 
 export interface PostgresEventStoreOptions {
@@ -156,6 +167,9 @@ export class PostgresEventStore implements EventStore {
   private readonly sharedReads = new Map<string, { readonly generation: number; readonly rows: Promise<RecordedEvent[]> }>();
   /** The newest own append not yet announced by a NOTIFY. */
   private notifyPending: Position | null = null;
+  /** When another store of this schema was last heard from (Date.now()); 0: never. */
+  private othersSeenAt = 0;
+  private presenceTimer: NodeJS.Timeout | undefined;
   private closed = false;
   readonly stats: PostgresEventStoreStats = {
     subscriberReads: 0,
@@ -163,6 +177,8 @@ export class PostgresEventStore implements EventStore {
     pollTimeouts: 0,
     notifiesSent: 0,
     notificationsReceived: 0,
+    presenceSent: 0,
+    presenceReceived: 0,
   };
 
   constructor(options: PostgresEventStoreOptions) {
@@ -194,7 +210,7 @@ export class PostgresEventStore implements EventStore {
    */
   appended(position: Position): void {
     this.noteCommitted(position);
-    if (this.listenUrl) {
+    if (this.listenUrl && this.othersMayListen()) {
       if (!this.notifyPending || comparePositions(position, this.notifyPending) > 0) this.notifyPending = position;
       this.sendNotify();
     }
@@ -392,6 +408,7 @@ export class PostgresEventStore implements EventStore {
   async close(): Promise<void> {
     this.closed = true;
     this.wakeup.notify();
+    clearInterval(this.presenceTimer);
     const listener = this.listener;
     this.listener = undefined;
     if (listener) await listener.end().catch(() => undefined);
@@ -432,11 +449,41 @@ export class PostgresEventStore implements EventStore {
       });
   }
 
-  /** A notification on the channel: another process appended (this process's own are ignored). */
+  /**
+   * Whether another process may be waiting for this one's NOTIFYs: yes while one was heard from lately, and
+   * whenever this store cannot know (its LISTEN is not up: starting, lost).
+   */
+  private othersMayListen(): boolean {
+    return this.listener === undefined || Date.now() - this.othersSeenAt < PRESENCE_TTL_MS;
+  }
+
+  /** Says `hello` (answer me) or `here` on the channel, through the LISTEN connection. */
+  private sendPresence(kind: 'hello' | 'here'): void {
+    const listener = this.listener;
+    if (!listener || this.closed) return;
+    this.stats.presenceSent++;
+    listener
+      .query({
+        text: `SELECT pg_notify('${NOTIFY_CHANNEL}', concat_ws(' ', $1::text, current_schema(), $2::text))`,
+        values: [this.instanceId, kind],
+      })
+      .catch((error: unknown) => this.logger?.warn(`Could not send the event store's presence: ${String(error)}`));
+  }
+
+  /**
+   * A notification on the channel: another process appended, or says it is there (this process's own, and
+   * those of stores in other schemas, are ignored).
+   */
   private received(payload: string | undefined): void {
     const [instance, schema, position] = (payload ?? '').split(' ');
     if (instance === this.instanceId) return;
     if (schema !== undefined && this.schema !== undefined && schema !== this.schema) return;
+    this.othersSeenAt = Date.now();
+    if (position === 'hello' || position === 'here') {
+      this.stats.presenceReceived++;
+      if (position === 'hello') this.sendPresence('here');
+      return;
+    }
     this.stats.notificationsReceived++;
     if (position) {
       try {
@@ -471,6 +518,8 @@ export class PostgresEventStore implements EventStore {
           return;
         }
         this.listener = client;
+        this.sendPresence('hello');
+        this.presenceTimer ??= setInterval(() => this.sendPresence('here'), PRESENCE_INTERVAL_MS).unref();
       } catch (error) {
         this.logger?.warn(`Could not LISTEN for appends (${String(error)}); subscribers poll instead`);
         await client.end().catch(() => undefined);

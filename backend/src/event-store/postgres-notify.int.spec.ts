@@ -117,6 +117,22 @@ maybe(url ? 'NOTIFY between processes, never to itself' : 'skipped: DATABASE_URL
     expect(b.stats.pollTimeouts).toBe(0);
     expect(elsewhere.stats.notificationsReceived).toBe(before.elsewhere.notificationsReceived);
     expect(fromElsewhere.seen).toEqual([]);
+    // The two stores of the shared schema told each other they are there; the one in the other schema heard nobody.
+    expect(a.stats.presenceReceived).toBeGreaterThan(0);
+    expect(b.stats.presenceReceived).toBeGreaterThan(0);
+    expect(elsewhere.stats.presenceReceived).toBe(0);
+  });
+
+  it('a store alone on its schema sends no NOTIFY for its appends; its own subscribers are woken in-process', async () => {
+    const fromElsewhere = follow(elsewhere, START);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const before = { ...elsewhere.stats };
+    for (let i = 0; i < 5; i++) await elsewhere.append(`alone-${randomUUID()}`, [event()], 'no_stream');
+    await fromElsewhere.until(5);
+    fromElsewhere.stop();
+    expect(elsewhere.stats.notifiesSent).toBe(before.notifiesSent);
+    // Woken at once, not by the (one-minute) poll.
+    expect(elsewhere.stats.pollTimeouts).toBe(before.pollTimeouts);
   });
 
   it('lets subscribers woken together share one read', async () => {
