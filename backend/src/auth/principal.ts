@@ -29,6 +29,25 @@ export function principalKey(kind: PrincipalKind, id: number): string {
   return `${kind}:${id}`;
 }
 
+/**
+ * Whether the session a request came with still exists and still belongs to the same principal. A response
+ * that stays open (an event feed) asks again at every heartbeat, so a logout, a session ended by an admin or
+ * by a password change, or its expiry, ends it too, whichever instance served the logout. A store that
+ * cannot answer is not a logout: the next heartbeat asks again.
+ */
+export function sessionStillHolds(request: Request): Promise<boolean> {
+  const user = request.user;
+  const store = request.sessionStore as Request['sessionStore'] | undefined;
+  if (!user || !store || !request.sessionID) return Promise.resolve(false);
+  const expected = principalKey(user.kind, user.id);
+  return new Promise((resolve) => {
+    store.get(request.sessionID, (error: unknown, data) => {
+      const owner = (data as { passport?: { user?: unknown } } | null | undefined)?.passport?.user;
+      resolve(error ? true : owner === expected);
+    });
+  });
+}
+
 export function currentCustomer(request: Request): CustomerPrincipal | null {
   const user = request.user as (Express.User & Partial<CustomerPrincipal>) | undefined;
   return user?.kind === 'customer' ? (user as CustomerPrincipal) : null;

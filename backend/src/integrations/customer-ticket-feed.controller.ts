@@ -2,7 +2,7 @@ import { Controller, Get, Inject, NotFoundException, Param, Req, Res, UseGuards 
 import { QueryBus } from '@nestjs/cqrs';
 import type { ApiError } from '@ppr/contracts';
 import type { Request, Response } from 'express';
-import { CustomerGuard, requireCustomer } from '../auth/principal';
+import { CustomerGuard, requireCustomer, sessionStillHolds } from '../auth/principal';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
 import type { EventStore } from '../event-store/event-store.port';
@@ -43,6 +43,8 @@ export class CustomerTicketFeedController {
         audience: { personal: false },
         heartbeatMs: this.config.INTEGRATIONS_HEARTBEAT_SECONDS * 1000,
         signal: stream.signal,
+        // Logged out (here or on another instance), the stream ends at its next heartbeat.
+        stillAllowed: () => sessionStillHolds(request),
         ticketId,
       });
     } finally {

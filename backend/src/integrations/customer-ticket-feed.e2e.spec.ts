@@ -125,4 +125,15 @@ describe('GET /api/customer/tickets/:id/events', () => {
     expect(missed).toMatchObject({ type: 'ticket.notes_updated', ticketId: owner.ticketId, data: {} });
     expect(second.events).toHaveLength(1);
   });
+
+  it('ends at its next heartbeat when the customer logs out, and streams nothing more', async () => {
+    const owner = await ownerWithTicket();
+    const connection = feed(owner.ticketId, owner.cookie);
+    await connection.opened;
+    expect(connection.status).toBe(200);
+    await browser(t.app).post('/api/customer/logout').set('Cookie', owner.cookie).expect(200);
+    await connection.closed;
+    expect(connection.messages.at(-1)?.event).toBe('revoked');
+    expect(connection.events).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AdminGuard } from '../admin/admin.guard';
+import { sessionStillHolds } from '../auth/principal';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
@@ -54,6 +55,8 @@ export class EventFeedController {
         audience: { personal: true },
         heartbeatMs: this.config.INTEGRATIONS_HEARTBEAT_SECONDS * 1000,
         signal: stream.signal,
+        // Logged out (here or on another instance), the stream ends at its next heartbeat.
+        stillAllowed: () => sessionStillHolds(request),
       });
     } finally {
       stream.abort();

@@ -265,6 +265,38 @@ describe('admin keys and the admin feed', () => {
   });
 });
 
+describe('admin feed and the session', () => {
+  it('ends at its next heartbeat when the admin logs out, and does not stream to the ended session again', async () => {
+    const cookie = await sessionCookie();
+    const open = new SseConnection(`${base}/api/admin/events?from=0`, { cookie });
+    await open.opened;
+    expect(open.status).toBe(200);
+    await request(t.app.getHttpServer())
+      .post('/api/admin/logout')
+      .set('Cookie', cookie)
+      .set('X-Requested-With', 'XMLHttpRequest')
+      .expect(200);
+    await open.closed;
+    expect(open.messages.at(-1)?.event).toBe('revoked');
+    expect((await request(t.app.getHttpServer()).get('/api/admin/events').set('Cookie', cookie)).status).toBe(401);
+  });
+
+  it('ends when the session is gone from the store (a logout served by another instance)', async () => {
+    const cookie = await sessionCookie();
+    const open = new SseConnection(`${base}/api/admin/events?from=0`, { cookie });
+    await open.opened;
+    expect(open.status).toBe(200);
+    // What another instance's logout does: only the database knows. The newest admin session is this one.
+    const { rowCount } = await t.db.pool.query(
+      `DELETE FROM sessions WHERE sid_hash = (
+         SELECT sid_hash FROM sessions WHERE sess -> 'passport' ->> 'user' LIKE 'admin:%' ORDER BY created_at DESC LIMIT 1)`,
+    );
+    expect(rowCount).toBe(1);
+    await open.closed;
+    expect(open.messages.at(-1)?.event).toBe('revoked');
+  });
+});
+
 // Last: it shuts the app down.
 describe('shutdown', () => {
   it('ends the open streams, so that the server can close', async () => {
