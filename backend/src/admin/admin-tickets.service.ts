@@ -29,7 +29,7 @@ import { CLOCK } from '../common/common.tokens';
 import { requestContext } from '../common/request-context';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
-import { comparePositions, type EventStore, type Position } from '../event-store/event-store.port';
+import type { EventStore, Position } from '../event-store/event-store.port';
 import { EVENT_STORE } from '../event-store/event-store.tokens';
 import { PaymentGatewayRequestError, PaymentGatewayUnavailableError } from '../payments/payment-gateway.port';
 import { TicketPaymentsService } from '../payments/ticket-payments.service';
@@ -39,7 +39,7 @@ import { HandleTicketCommand } from '../tickets/commands/handle-ticket.command';
 import { adminUsernames } from './admin-users.repository';
 import type { AdminPrincipal } from './admin.types';
 import { engineerNames, findEngineer } from './engineers.repository';
-import { actorAdminIds, engineerIds, ticketHistory } from './history/ticket-history';
+import { actorAdminIds, engineerIds, ticketHistory, timeline } from './history/ticket-history';
 import { findAdminTicketRow, listAdminTicketRows, toAdminTicket } from './queries/admin-tickets.read-model';
 import { TicketCountCache } from './queries/ticket-count-cache';
 import { TicketIdListCache } from './queries/ticket-id-list-cache';
@@ -145,14 +145,14 @@ export class AdminTicketsService {
     }
   }
 
-  /** The ticket's stream and its email outcomes' stream, merged in global order, as a timeline. */
+  /** The ticket's stream and its email outcomes' stream, merged by time (`timeline`), with what each changed. */
   async history(ticketId: number): Promise<TicketHistory> {
     const [ticketEvents, emailEvents] = await Promise.all([
       this.store.readStream(ticketStreamId(ticketId)),
       this.store.readStream(ticketNotificationsStreamId(ticketId)),
     ]);
     if (ticketEvents.length === 0) throw new NotFoundException({ message: TICKET_NOT_FOUND } satisfies ApiError);
-    const events = [...ticketEvents, ...emailEvents].sort((a, b) => comparePositions(a.position, b.position));
+    const events = timeline(ticketEvents, emailEvents);
     const [admins, engineers] = await Promise.all([
       adminUsernames(this.db.pool, actorAdminIds(events)),
       engineerNames(this.db.pool, engineerIds(events)),

@@ -1,5 +1,5 @@
 import { type Actor, type EventData, EVENT_SCHEMAS, type EventType, formatUsd, type HistoryEntry, isKnownEventType } from '@ppr/contracts';
-import type { RecordedEvent } from '../../event-store/event-store.port';
+import { comparePositions, type RecordedEvent } from '../../event-store/event-store.port';
 
 /** A value as the history shows it. */
 type Value = string | number | boolean | null;
@@ -188,6 +188,35 @@ export function engineerIds(events: readonly RecordedEvent[]): number[] {
     if (known?.type === 'TicketEngineerAssigned' && known.data.engineerId !== null) ids.add(known.data.engineerId);
   }
   return [...ids];
+}
+
+/**
+ * A ticket's events and its emails' outcomes as one timeline. Each stream keeps its own order; the two are
+ * interleaved by when each event happened, and by the global order at the same moment. The global order
+ * alone is a commit order: an email's outcome, stamped and appended in a millisecond, can commit ahead of an
+ * admin's command that was stamped a few milliseconds earlier and was still deciding, which would show the
+ * timeline's times going backwards.
+ */
+export function timeline(ticket: readonly RecordedEvent[], emails: readonly RecordedEvent[]): RecordedEvent[] {
+  const at = (event: RecordedEvent): number => Date.parse(event.metadata.occurredAt);
+  const merged: RecordedEvent[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < ticket.length || j < emails.length) {
+    const next = ticket[i];
+    const email = emails[j];
+    const emailFirst =
+      email !== undefined &&
+      (next === undefined || at(email) < at(next) || (at(email) === at(next) && comparePositions(email.position, next.position) < 0));
+    if (emailFirst) {
+      merged.push(email);
+      j += 1;
+    } else {
+      merged.push(next!);
+      i += 1;
+    }
+  }
+  return merged;
 }
 
 /**

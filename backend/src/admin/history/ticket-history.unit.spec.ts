@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Actor, type EventData, EVENT_SCHEMAS, type EventType, TICKET_EVENT_TYPES } from '@ppr/contracts';
 import { ticketCreatedData } from '@ppr/projections/src/testing/ticket-created';
-import type { RecordedEvent } from '../../event-store/event-store.port';
-import { actorAdminIds, engineerIds, ticketHistory } from './ticket-history';
+import { comparePositions, type RecordedEvent } from '../../event-store/event-store.port';
+import { actorAdminIds, engineerIds, ticketHistory, timeline } from './ticket-history';
 
 const ticketId = 1042;
 let revision = 0;
@@ -178,5 +178,27 @@ describe('the audit history of a ticket', () => {
     expect(unknown[1]!.summary).toBe('Engineer #5 assigned');
     expect(unknown[1]!.changes).toEqual([{ field: 'engineerId', before: null, after: 5 }]);
     expect(unknown[1]!.actor.name).toBeNull();
+  });
+
+  it('merges the ticket and its emails by time, each stream in its own order, whatever order they committed in', () => {
+    const system: Actor = { kind: 'system', id: 'notifications' };
+    const created = event('TicketCreated', { ticketId, ...ticketCreatedData() }, visitor, 10);
+    // An email sent at :13 committed before a note an admin started at :12 (it was still deciding).
+    const sent = event('NotificationSent', notification, system, 13);
+    const note = event('TicketNotesUpdated', { ticketId, notes: 'Called back' }, ann, 12);
+    const resolved = event('TicketStatusChanged', { ticketId, from: 'active', to: 'resolved' }, ann, 14);
+    const failed = event('NotificationFailed', { ...notification, errorMessage: 'refused' }, system, 14);
+    const merged = timeline([created, note, resolved], [sent, failed]);
+    expect(merged.map((e) => e.type)).toEqual([
+      'TicketCreated',
+      'TicketNotesUpdated',
+      'NotificationSent',
+      'TicketStatusChanged',
+      'NotificationFailed',
+    ]);
+    const times = ticketHistory(merged, names).map((entry) => Date.parse(entry.occurredAt));
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+    // The global order alone would have put the email first.
+    expect(comparePositions(sent.position, note.position)).toBeLessThan(0);
   });
 });
