@@ -13,6 +13,7 @@ export * from './replay';
 export type { BatchHooks } from './runner/apply-batch';
 export type * from './runner/logger';
 export * from './runner/projection-runner';
+export * from './runner/read-batches';
 export * from './runner/transient-errors';
 export * from './status';
 export * from './tickets/ticket-detail';

@@ -1,5 +1,6 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { WebhookPayload } from '@ppr/contracts';
+import { readBatches } from '@ppr/projections';
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import type { AppConfig } from '../config/config';
@@ -18,6 +19,8 @@ const MAX_RETRY_DELAY_MS = 12 * 60 * 60 * 1000;
 const MAX_RESPONSE_BYTES = 64 * 1024;
 /** Deliveries sent at once (each the head of its ticket's queue). */
 const BATCH = 16;
+/** The most events the outbox looks at together. */
+const FILL_BATCH = 200;
 /** Longest idle wait before the sender looks for due deliveries unprompted (another instance may have added some). */
 const IDLE_POLL_MS = 1000;
 
@@ -137,29 +140,46 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     return head;
   }
 
+  /**
+   * Follows the store in batches (what arrived together, up to FILL_BATCH events): one query finds which
+   * endpoints want which of the batch's events, and only when some do, one transaction inserts their
+   * deliveries and moves the checkpoint. Events nobody wants move the checkpoint lazily: re-reading a few
+   * after a restart costs nothing (deliveries are unique per endpoint and event).
+   */
   private async fillFrom(from: Position, signal: AbortSignal): Promise<void> {
     const hours = this.config.WEBHOOK_RETRY_HOURS;
     let skipped = 0;
-    for await (const event of this.store.subscribe(from, { signal })) {
-      const position = formatPosition(event.position);
-      const full = toIntegrationEvent(event, { personal: true });
-      // Who wants it, read before any transaction: most events go to no endpoint, and those cost this one
-      // read and no commit.
-      const endpoints = full ? await webhooks.endpointsFor(this.db.pool, full.type, event.recordedAt) : [];
-      if (!full || endpoints.length === 0) {
-        // Events for nobody move the checkpoint too, but lazily: re-reading a few after a restart costs nothing.
-        if (++skipped >= 100) {
+    for await (const batch of readBatches(this.store.subscribe(from, { signal }), FILL_BATCH)) {
+      const position = formatPosition(batch[batch.length - 1]!.position);
+      const published = batch.flatMap((event) => {
+        const full = toIntegrationEvent(event, { personal: true });
+        return full ? [{ event, full }] : [];
+      });
+      const wanted =
+        published.length === 0
+          ? []
+          : await webhooks.endpointsForEach(
+              this.db.pool,
+              published.map(({ event, full }) => ({ type: full.type, recordedAt: event.recordedAt })),
+            );
+      if (wanted.every((endpoints) => endpoints.length === 0)) {
+        skipped += batch.length;
+        if (skipped >= 100) {
           await webhooks.writeOutboxCheckpoint(this.db.pool, position);
           skipped = 0;
         }
         continue;
       }
-      const plain = toIntegrationEvent(event, { personal: false })!;
       const client = await this.db.pool.connect();
       try {
         await client.query('BEGIN');
-        for (const endpoint of endpoints) {
-          await webhooks.insertDelivery(client, endpoint.id, endpoint.includePersonalData ? full : plain, hours);
+        for (const [index, { event, full }] of published.entries()) {
+          const endpoints = wanted[index]!;
+          if (endpoints.length === 0) continue;
+          const plain = toIntegrationEvent(event, { personal: false })!;
+          for (const endpoint of endpoints) {
+            await webhooks.insertDelivery(client, endpoint.id, endpoint.includePersonalData ? full : plain, hours);
+          }
         }
         await webhooks.writeOutboxCheckpoint(client, position);
         await client.query('COMMIT');
