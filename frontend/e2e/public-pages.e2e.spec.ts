@@ -214,7 +214,14 @@ test.describe('in the browser', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('My Account');
     for (const route of CLIENT_ROUTES) {
       await page.goto(route.example);
-      const loggedOutTitle = route.pattern === '/ticket/:id' ? route.title.replace(/^Ticket/, 'My Account') : route.title;
+      // The protected screens end on their login page: the ticket page on My Account, the admin dashboard (which
+      // first asks the API who is logged in) on Admin Login.
+      const loggedOutTitle =
+        route.pattern === '/ticket/:id'
+          ? route.title.replace(/^Ticket/, 'My Account')
+          : route.pattern === '/admin' || route.pattern === '/admin/dashboard'
+            ? route.title.replace(/^Admin/, 'Admin Login')
+            : route.title;
       await expect(page, route.example).toHaveTitle(loggedOutTitle);
       await expect(page.locator('meta[name="robots"]'), route.example).toHaveAttribute('content', 'noindex');
     }
