@@ -71,3 +71,12 @@ export class DuplicateEventError extends Error {
     super(`An event appended to ${streamId} has an id that is already stored`);
   }
 }
+
+/**
+ * One SQL statement with its parameters numbered from $1: a write a PostgreSQL store runs in the same
+ * statement as an append (`PostgresEventStore.appendAlong`).
+ */
+export interface SqlWrite {
+  readonly text: string;
+  readonly values: readonly unknown[];
+}

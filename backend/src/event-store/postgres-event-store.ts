@@ -10,6 +10,7 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type Position,
+  type SqlWrite,
   type RecordedEvent,
   type SubscribeOptions,
   WrongExpectedRevisionError,
@@ -202,6 +203,49 @@ export class PostgresEventStore implements EventStore {
    */
   async appendWithin(client: PoolClient, streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     return this.appendWith(client, streamId, events, expected);
+  }
+
+  /**
+   * Appends events (each to its own stream, at whatever revision it is) together with other writes of the
+   * caller, in ONE statement and so one commit: the writes are data-modifying CTEs (`UPDATE ...`,
+   * `INSERT ...`), numbering their parameters from `$1` in their own text; the store renumbers them after its
+   * own. Every write runs once whether or not events are given; the events are appended in the order given,
+   * after every stream's lock is taken (es_append_each). Answers each event's position, in order; a
+   * duplicate event id fails the whole statement with DuplicateEventError, and nothing is written.
+   */
+  async appendAlong(
+    appends: readonly { readonly streamId: string; readonly event: NewEvent }[],
+    writes: readonly SqlWrite[],
+  ): Promise<Position[]> {
+    const values: unknown[] = [
+      appends.map((append) => append.streamId),
+      appends.map((append) => append.event.id ?? randomUUID()),
+      appends.map((append) => append.event.type),
+      appends.map((append) => JSON.stringify(append.event.data)),
+      appends.map((append) => JSON.stringify(append.event.metadata)),
+    ];
+    const ctes = writes.map((write, index) => {
+      const offset = values.length;
+      values.push(...write.values);
+      const text = write.text.replace(/\$(\d+)\b/g, (_, n: string) => `$${Number(n) + offset}`);
+      return `w${index} AS (${text}), `;
+    });
+    let rows: { tx_id: string; last_position: string }[];
+    try {
+      ({ rows } = await this.pool.query<{ tx_id: string; last_position: string }>(
+        // The writes are data-modifying CTEs the main query does not read: PostgreSQL runs them after it, so the
+        // appends stay the transaction's first writes (see es_append_each).
+        `WITH ${ctes.join('')}appended AS (SELECT * FROM es_append_each($1::text[], $2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[]))
+         SELECT tx_id::text, last_position::text FROM appended ORDER BY ord`,
+        values,
+      ));
+    } catch (error) {
+      throw appendError(error, appends[0]?.streamId ?? '', 'any');
+    }
+    const positions = rows.map((row) => ({ commit: BigInt(row.tx_id), prepare: BigInt(row.last_position) }));
+    const last = positions.reduce<Position | null>((max, p) => (max === null || comparePositions(p, max) > 0 ? p : max), null);
+    if (last) this.appended(last);
+    return positions;
   }
 
   /**

@@ -104,6 +104,34 @@ BEGIN
 END
 $fn$;
 
+-- Appends events to several streams in one transaction, each at whatever revision its stream is: every
+-- stream's lock first (in one order, so two callers cannot deadlock on them), and only then the writes, so
+-- the transaction id (given at the first write) comes after every lock, as es_append requires. Returns each
+-- event's position, in the order given.
+CREATE OR REPLACE FUNCTION es_append_each(
+  p_streams text[],
+  p_ids uuid[],
+  p_types text[],
+  p_data jsonb[],
+  p_metadata jsonb[]
+) RETURNS TABLE (ord bigint, tx_id xid8, last_position bigint)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_stream text;
+BEGIN
+  IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
+    RAISE EXCEPTION 'es_append_each must be the first write of its transaction';
+  END IF;
+  FOR v_stream IN SELECT DISTINCT s FROM unnest(p_streams) AS s ORDER BY s LOOP
+    PERFORM pg_advisory_xact_lock(hashtextextended(v_stream, 7262));
+  END LOOP;
+  FOR i IN 1 .. coalesce(array_length(p_streams, 1), 0) LOOP
+    RETURN QUERY SELECT i::bigint, a.tx_id, a.last_position
+      FROM es_append_locked(p_streams[i], ${EXPECTED_ANY}, ARRAY[p_ids[i]], ARRAY[p_types[i]], ARRAY[p_data[i]], ARRAY[p_metadata[i]]) AS a;
+  END LOOP;
+END
+$fn$;
+
 -- Appends the first events of a new stream numbered from a sequence, in one statement: the stream is
 -- p_prefix || nextval(p_sequence), and every event whose data has the top-level field p_id_field gets
 -- the number there. Returns the number with the usual append result.

@@ -12,7 +12,7 @@ export { GroupWriter } from './group-writer';
 import { MAIL_TRANSPORT } from './mail.tokens';
 
 /** What an attempt came to, for its row of the mail log. */
-interface Outcome {
+export interface MailLogOutcome {
   readonly id: number;
   readonly status: 'sent' | 'logged' | 'failed';
   readonly messageId: string | null;
@@ -50,7 +50,7 @@ export class MailService implements OnApplicationShutdown {
    * attempt, and the outcome after it, still each committed before the send goes on.
    */
   private readonly pending = new GroupWriter<MailMessage, number | null>((messages) => this.insertPending(messages));
-  private readonly outcomes = new GroupWriter<Outcome, null>((outcomes) => this.recordOutcomes(outcomes));
+  private readonly outcomes = new GroupWriter<MailLogOutcome, null>((outcomes) => this.recordOutcomes(outcomes));
 
   constructor(
     @Inject(DATABASE) private readonly db: Database,
@@ -69,6 +69,19 @@ export class MailService implements OnApplicationShutdown {
   }
 
   /**
+   * `send`, except that the attempt's outcome is not written to its row of the mail log: the caller writes
+   * it (`MailService.outcomesWrite`) in the same statement as its own record of the attempt, one commit
+   * instead of two. Until then the row stays pending; if the caller never writes it (a crash), a later
+   * send of the same key with `resumeInterrupted` tries it again, as after a crash inside `send`.
+   * `outcome` is null when there is nothing left to write (a duplicate, or a retry recorded by `send`).
+   */
+  async sendUnrecorded(message: MailMessage): Promise<{ readonly result: MailOutcome; readonly outcome: MailLogOutcome | null }> {
+    const id = await this.pending.submit(message);
+    if (id === null) return { result: await this.alreadyLogged(message), outcome: null };
+    return this.deliver(id, message);
+  }
+
+  /**
    * Several messages that go together (a marketing campaign's batch): their pending rows in one statement,
    * every delivery at once (the transport's pool bounds the connections), and their outcomes RECORD_EVERY at a
    * time as they come, instead of a write for each. Each row is still committed before its SMTP exchange, so a
@@ -83,7 +96,7 @@ export class MailService implements OnApplicationShutdown {
     // Outcomes are recorded as they come, RECORD_EVERY at a time (one write in flight), and the rest at the
     // end: a crash mid-batch leaves at most that many delivered messages unrecorded ("Interrupted during
     // delivery"), besides those still in their SMTP exchange, instead of the whole batch.
-    const unrecorded: Outcome[] = [];
+    const unrecorded: MailLogOutcome[] = [];
     let recording: Promise<unknown> = Promise.resolve();
     const record = (): void => {
       const chunk = unrecorded.splice(0);
@@ -158,23 +171,32 @@ export class MailService implements OnApplicationShutdown {
   }
 
   /** The outcomes of several attempts in one statement. */
-  private async recordOutcomes(outcomes: readonly Outcome[]): Promise<null[]> {
-    await this.db.pool.query(
-      `UPDATE mail_messages AS m
+  private async recordOutcomes(outcomes: readonly MailLogOutcome[]): Promise<null[]> {
+    const write = MailService.outcomesWrite(outcomes);
+    await this.db.pool.query(write.text, [...write.values]);
+    return outcomes.map(() => null);
+  }
+
+  /**
+   * The UPDATE that writes attempts' outcomes to their rows of the mail log, for a caller that writes it
+   * together with its own records of the same attempts (`sendUnrecorded`).
+   */
+  static outcomesWrite(outcomes: readonly MailLogOutcome[]): { readonly text: string; readonly values: readonly unknown[] } {
+    return {
+      text: `UPDATE mail_messages AS m
        SET status = v.status,
            message_id = CASE WHEN v.status = 'failed' THEN m.message_id ELSE v.message_id END,
            sent_at = CASE WHEN v.status = 'failed' THEN m.sent_at ELSE now() END,
            error = CASE WHEN v.status = 'failed' THEN v.error ELSE m.error END
        FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS v(id, status, message_id, error)
        WHERE m.id = v.id`,
-      [
+      values: [
         outcomes.map((outcome) => outcome.id),
         outcomes.map((outcome) => outcome.status),
         outcomes.map((outcome) => outcome.messageId),
         outcomes.map((outcome) => outcome.error),
       ],
-    );
-    return outcomes.map(() => null);
+    };
   }
 
   /**
@@ -228,7 +250,7 @@ export class MailService implements OnApplicationShutdown {
     }
   }
 
-  private async recordFailure(outcome: Outcome, result: MailOutcome): Promise<MailOutcome> {
+  private async recordFailure(outcome: MailLogOutcome, result: MailOutcome): Promise<MailOutcome> {
     await this.outcomes
       .submit(outcome)
       .catch((updateError: unknown) => this.logger.error(`Could not record the failure of email #${outcome.id}: ${String(updateError)}`));
@@ -236,7 +258,7 @@ export class MailService implements OnApplicationShutdown {
   }
 
   /** One delivery attempt: what the row must say, and what the caller is told. Never throws. */
-  private async deliver(id: number, message: MailMessage): Promise<{ outcome: Outcome; result: MailOutcome }> {
+  private async deliver(id: number, message: MailMessage): Promise<{ outcome: MailLogOutcome; result: MailOutcome }> {
     try {
       const delivered = await this.transport.deliver(this.config.MAIL_FROM, message);
       const messageId = delivered.messageId ?? message.messageId ?? null;

@@ -168,8 +168,15 @@ export class NotificationJobs {
   /** The outcomes of several attempts in one statement (on the caller's transaction when given one). */
   async markMany(client: PoolClient | Pool, outcomes: readonly JobOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
-    await client.query(
-      `UPDATE notification_jobs AS j
+    const statement = markJobsStatement(outcomes);
+    await client.query(statement.text, [...statement.values]);
+  }
+}
+
+/** The UPDATE that writes attempts' outcomes to their jobs (parameters $1 to $4), for `markMany` or a caller's statement. */
+export function markJobsStatement(outcomes: readonly JobOutcome[]): { readonly text: string; readonly values: readonly unknown[] } {
+  return {
+    text: `UPDATE notification_jobs AS j
        SET attempts = v.attempts, last_error = v.error,
            status = CASE WHEN v.error IS NULL THEN 'sent' WHEN v.retry_ms IS NULL THEN 'failed' ELSE 'pending' END,
            sent_at = CASE WHEN v.error IS NULL THEN now() ELSE j.sent_at END,
@@ -177,12 +184,11 @@ export class NotificationJobs {
                                   ELSE now() + make_interval(secs => v.retry_ms / 1000) END
        FROM unnest($1::text[], $2::int[], $3::text[], $4::float8[]) AS v(key, attempts, error, retry_ms)
        WHERE j.idempotency_key = v.key`,
-      [
-        outcomes.map((outcome) => outcome.key),
-        outcomes.map((outcome) => outcome.attempts),
-        outcomes.map((outcome) => (outcome.error === null ? null : outcome.error.slice(0, 2000))),
-        outcomes.map((outcome) => outcome.retryInMs),
-      ],
-    );
-  }
+    values: [
+      outcomes.map((outcome) => outcome.key),
+      outcomes.map((outcome) => outcome.attempts),
+      outcomes.map((outcome) => (outcome.error === null ? null : outcome.error.slice(0, 2000))),
+      outcomes.map((outcome) => outcome.retryInMs),
+    ],
+  };
 }

@@ -117,10 +117,19 @@ export class NotificationSagas {
         for (const job of due) {
           const sending = this.sender
             .attempt(job, this.policy)
-            .catch((error: unknown) => this.logger.error(`Email ${job.key}: ${error instanceof Error ? error.message : String(error)}`))
-            .finally(() => {
+            .then(
+              (result) => result.success,
+              (error: unknown) => {
+                this.logger.error(`Email ${job.key}: ${error instanceof Error ? error.message : String(error)}`);
+                return false;
+              },
+            )
+            .then((sent) => {
+              const wasFull = this.inFlight.size >= CONCURRENCY;
               this.inFlight.delete(job.key);
-              this.wake?.();
+              // The worker asks again when this send made room it was waiting for, or when the job is due
+              // again (a retry, or an error left it pending); a send that went through changes nothing else.
+              if (wasFull || !sent) this.wake?.();
             });
           this.inFlight.set(job.key, sending);
         }

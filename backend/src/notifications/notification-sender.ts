@@ -1,9 +1,8 @@
 import { Logger } from '@nestjs/common';
-import type { PoolClient } from 'pg';
 import { EVENT_SCHEMAS, NOTIFICATION_TYPES, type NotificationType, ticketNotificationsStreamId } from '@ppr/contracts';
-import { GroupWriter, type MailService } from '../mail/mail.service';
-import { DuplicateEventError, type EventStore, type NewEvent, type Position } from '../event-store/event-store.port';
-import { type JobOutcome, type NotificationJob, type NotificationJobs, nameUuid } from './notification-jobs';
+import { GroupWriter, type MailLogOutcome, MailService } from '../mail/mail.service';
+import { DuplicateEventError, type EventStore, type NewEvent, type Position, type SqlWrite } from '../event-store/event-store.port';
+import { type JobOutcome, markJobsStatement, type NotificationJob, type NotificationJobs, nameUuid } from './notification-jobs';
 
 export interface AttemptResult {
   readonly success: boolean;
@@ -14,15 +13,13 @@ export interface AttemptResult {
   readonly position: Position | null;
 }
 
-/** The PostgreSQL store's appends inside a caller's transaction (PostgresEventStore.appendWithin and appended). */
-interface TransactionalStore extends EventStore {
-  appendWithin(client: PoolClient, streamId: string, events: readonly NewEvent[], expected: 'any'): Promise<{ position: Position }>;
-  appended(position: Position): void;
+/** The PostgreSQL store's appends along with other writes, in one statement (PostgresEventStore.appendAlong). */
+interface AlongStore extends EventStore {
+  appendAlong(appends: readonly AttemptEvent[], writes: readonly SqlWrite[]): Promise<Position[]>;
 }
 
-function isTransactional(store: EventStore): store is TransactionalStore {
-  const candidate = store as Partial<TransactionalStore>;
-  return typeof candidate.appendWithin === 'function' && typeof candidate.appended === 'function';
+function appendsAlong(store: EventStore): store is AlongStore {
+  return typeof (store as Partial<AlongStore>).appendAlong === 'function';
 }
 
 interface AttemptEvent {
@@ -33,6 +30,8 @@ interface AttemptEvent {
 interface Recording {
   readonly event: AttemptEvent | null;
   readonly outcome: JobOutcome;
+  /** The attempt's row of the mail log, still to be written (null: the mail service wrote it). */
+  readonly mail: MailLogOutcome | null;
 }
 
 type Recorded = Pick<AttemptResult, 'notificationId' | 'position'>;
@@ -66,7 +65,7 @@ export class NotificationSender {
 
   async attempt(job: NotificationJob, policy: RetryPolicy): Promise<AttemptResult> {
     const attempt = job.attempts + 1;
-    const outcome = await this.mail.send({
+    const { result: outcome, outcome: mail } = await this.mail.sendUnrecorded({
       kind: job.kind,
       to: job.to,
       subject: job.subject,
@@ -81,6 +80,7 @@ export class NotificationSender {
     const recorded = await this.recorder.submit({
       event: this.eventOf(job, attempt, error),
       outcome: { key: job.key, attempts: attempt, error, retryInMs: retry },
+      mail,
     });
     if (error !== null) {
       this.logger.warn(
@@ -123,46 +123,39 @@ export class NotificationSender {
   }
 
   /**
-   * Records attempts: each event first, then the jobs' rows. On PostgreSQL, all of a group's events and
-   * job updates commit in one transaction, so an event and its job's update are never apart; elsewhere the
-   * events are appended one by one before the jobs are updated in one statement.
+   * Records attempts: their events, their jobs' rows and their rows of the mail log. On PostgreSQL all of a
+   * group's writes are one statement (one commit), so an event, its job's update and its mail-log outcome
+   * are never apart; elsewhere the events are appended one by one before the jobs and the mail log are
+   * updated in one statement each.
    */
   private async recordMany(items: readonly Recording[]): Promise<Recorded[]> {
     const outcomes = items.map((item) => item.outcome);
-    if (!isTransactional(this.store)) {
+    const mail = items.flatMap((item) => (item.mail ? [item.mail] : []));
+    const writes: SqlWrite[] = [markJobsStatement(outcomes), ...(mail.length > 0 ? [MailService.outcomesWrite(mail)] : [])];
+    if (!appendsAlong(this.store)) {
       const recorded: Recorded[] = [];
       for (const item of items) recorded.push(await this.appendAlone(item.event));
-      await this.jobs.markMany(this.jobs.pool, outcomes);
+      for (const write of writes) await this.jobs.pool.query(write.text, [...write.values]);
       return recorded;
     }
-    const store = this.store;
-    const client = await this.jobs.pool.connect();
-    const recorded: Recorded[] = [];
+    const events = items.flatMap((item) => (item.event ? [item.event] : []));
+    let positions: Position[];
     try {
-      await client.query('BEGIN');
-      for (const item of items) {
-        if (item.event === null) {
-          recorded.push({ notificationId: null, position: null });
-          continue;
-        }
-        const result = await store.appendWithin(client, item.event.streamId, [item.event.event], 'any');
-        recorded.push({ notificationId: item.event.event.id, position: result.position });
-      }
-      await this.jobs.markMany(client, outcomes);
-      await client.query('COMMIT');
+      positions = await this.store.appendAlong(events, writes);
     } catch (cause) {
-      await client.query('ROLLBACK').catch(() => undefined);
       if (items.length === 1 && cause instanceof DuplicateEventError) {
         // Recorded by an earlier run that stopped before its job's update: the log has it already.
-        await this.jobs.markMany(this.jobs.pool, outcomes);
+        await this.store.appendAlong([], writes);
         return [{ notificationId: items[0]!.event!.event.id, position: null }];
       }
       throw cause;
-    } finally {
-      client.release();
     }
-    for (const { position } of recorded) if (position) store.appended(position);
-    return recorded;
+    let next = 0;
+    return items.map((item) =>
+      item.event === null
+        ? { notificationId: null, position: null }
+        : { notificationId: item.event.event.id, position: positions[next++] ?? null },
+    );
   }
 
   private async appendAlone(event: AttemptEvent | null): Promise<Recorded> {
