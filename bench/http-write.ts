@@ -52,7 +52,8 @@ const body = JSON.stringify({
 
 /**
  * Who runs a statement, told by its text. The request's own path: the rate limits, the ticket's append
- * (es_append_numbered), its session, an idempotency key, and the read side's batch it waits for. Then the
+ * (es_append_numbered; on PostgreSQL the public form's limits are counted in the same statement, so they
+ * show as the append), its session, an idempotency key, and the read side's batch it waits for. Then the
  * subscribers' reads of the event store (shared by the projections, the email saga, the webhook outbox)
  * and what happens after the answer: the email outbox (jobs, mail log, the attempts' events, appended with
  * es_append) and the webhook outbox, and NOTIFY to other processes.

@@ -35,6 +35,46 @@ function result(row: { hits: number; retry: number }, limit: number): RateLimitR
   return { hits: row.hits, allowed: row.hits <= limit, retryAfterSeconds: Math.max(1, row.retry) };
 }
 
+/** The row of `hitThenGate`'s select. */
+export interface HitThenRow {
+  readonly hits: number;
+  readonly retry: number;
+  readonly second_hits: number | null;
+  readonly second_retry: number | null;
+  readonly allowed: boolean;
+}
+
+/**
+ * `hitThen` as a gate (SqlGate): its upserts as CTEs and a select of both counts, `allowed` when both allow,
+ * for a caller that writes the counts in the same statement as what they guard (a new ticket's append).
+ */
+export function hitThenGate(
+  first: RateLimitKey,
+  second: RateLimitKey,
+  windowSeconds: number,
+): { readonly ctes: string; readonly select: string; readonly values: readonly unknown[] } {
+  return {
+    ctes: `first_hit AS (
+         INSERT INTO rate_limits AS r (key, window_start, hits) VALUES ($1, now(), 1) ${COUNT_ONE_MORE}
+       ), second_hit AS (
+         INSERT INTO rate_limits AS r (key, window_start, hits)
+         SELECT $3, now(), 1 FROM first_hit WHERE first_hit.hits <= $4::int ${COUNT_ONE_MORE}
+       )`,
+    select: `SELECT f.hits, f.retry, s.hits AS second_hits, s.retry AS second_retry,
+         coalesce(f.hits <= $4::int AND s.hits <= $5::int, false) AS allowed
+         FROM first_hit f LEFT JOIN second_hit s ON true`,
+    values: [first.key, windowSeconds, second.key, first.limit, second.limit],
+  };
+}
+
+/** What `hitThenGate`'s row says. */
+export function hitThenResult(row: HitThenRow, first: RateLimitKey, second: RateLimitKey): NestedRateLimitResult {
+  return {
+    first: result(row, first.limit),
+    second: row.second_hits === null ? null : result({ hits: row.second_hits, retry: row.second_retry ?? 0 }, second.limit),
+  };
+}
+
 /**
  * Fixed-window counters in PostgreSQL (table rate_limits), shared by every API process. Each call is one
  * statement on the pool.
@@ -69,22 +109,9 @@ export class RateLimiter {
    * deadlock, and each one sees distinct counts as with `hit`.
    */
   async hitThen(first: RateLimitKey, second: RateLimitKey, windowSeconds: number): Promise<NestedRateLimitResult> {
-    const { rows } = await this.db.pool.query<{ hits: number; retry: number; second_hits: number | null; second_retry: number | null }>(
-      `WITH first_hit AS (
-         INSERT INTO rate_limits AS r (key, window_start, hits) VALUES ($1, now(), 1) ${COUNT_ONE_MORE}
-       ), second_hit AS (
-         INSERT INTO rate_limits AS r (key, window_start, hits)
-         SELECT $3, now(), 1 FROM first_hit WHERE first_hit.hits <= $4::int ${COUNT_ONE_MORE}
-       )
-       SELECT f.hits, f.retry, s.hits AS second_hits, s.retry AS second_retry
-         FROM first_hit f LEFT JOIN second_hit s ON true`,
-      [first.key, windowSeconds, second.key, first.limit],
-    );
-    const row = rows[0]!;
-    return {
-      first: result(row, first.limit),
-      second: row.second_hits === null ? null : result({ hits: row.second_hits, retry: row.second_retry ?? 0 }, second.limit),
-    };
+    const gate = hitThenGate(first, second, windowSeconds);
+    const { rows } = await this.db.pool.query<HitThenRow>(`WITH ${gate.ctes} ${gate.select}`, [...gate.values]);
+    return hitThenResult(rows[0]!, first, second);
   }
 
   /** Forgets the key's count (a successful login clears its failures). */

@@ -80,3 +80,24 @@ export interface SqlWrite {
   readonly text: string;
   readonly values: readonly unknown[];
 }
+
+/**
+ * A check that counts itself, written in the same statement as an append (`appendNumbered`'s gate): `ctes`
+ * are the statement's first common table expressions (`name AS (...)`, data-modifying ones allowed, their
+ * parameters numbered from $1 in `values`), and `select` is a query over them giving one row whose boolean
+ * column `allowed` says whether the append goes ahead. The gate's writes commit either way.
+ */
+export interface SqlGate {
+  readonly ctes: string;
+  readonly select: string;
+  readonly values: readonly unknown[];
+}
+
+/** A gate for a new stream's append: written with it where the store can (SqlGate), else on its own. */
+export interface AppendGate {
+  readonly sql: SqlGate;
+  /** Reads the gate's row from the shared statement: throws to refuse (then nothing was appended). */
+  settle(row: Readonly<Record<string, unknown>>): void;
+  /** The same check as a statement of its own, before an append that cannot carry it: throws to refuse. */
+  alone(): Promise<void>;
+}

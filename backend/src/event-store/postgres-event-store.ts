@@ -10,6 +10,7 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type Position,
+  type SqlGate,
   type SqlWrite,
   type RecordedEvent,
   type SubscribeOptions,
@@ -74,6 +75,9 @@ export interface PostgresEventStoreOptions {
 }
 
 /** Where `appendNumbered` takes a new stream's number from, and where it puts it. */
+/** A numbered stream's first append: its number and stream besides the usual result. */
+export type NumberedAppend = AppendResult & { readonly number: number; readonly streamId: string };
+
 export interface NumberedStream {
   /** A sequence in the store's database (its name, as `regclass` reads it). */
   readonly sequence: string;
@@ -304,39 +308,90 @@ export class PostgresEventStore implements EventStore {
    * the number there (what the caller put in it is replaced). Used where a new entity's number would
    * otherwise cost a statement of its own (a ticket: `ticket_id_seq`, `ticket-{id}`, `ticketId`).
    */
-  async appendNumbered(
+  async appendNumbered(allocation: NumberedStream, events: readonly NewEvent[]): Promise<NumberedAppend> {
+    const { appended } = await this.numbered(allocation, events, null);
+    return appended!;
+  }
+
+  /**
+   * `appendNumbered` behind a gate, in the same statement: the gate's writes (a rate limit's counts) and
+   * then, only when its row says `allowed`, the append: one round trip and one commit for both. The gate's
+   * writes commit whether it allows or not. Answers the gate's row (as JSON) and the append (null: refused,
+   * no number was drawn and nothing appended). The gate writes before the append takes its stream's lock,
+   * which es_append_numbered allows because the stream is new (see postgres-schema.ts).
+   */
+  async appendNumberedGated(
     allocation: NumberedStream,
     events: readonly NewEvent[],
-  ): Promise<AppendResult & { readonly number: number; readonly streamId: string }> {
+    gate: SqlGate,
+  ): Promise<{ readonly gate: Readonly<Record<string, unknown>>; readonly appended: NumberedAppend | null }> {
+    const { gate: row, appended } = await this.numbered(allocation, events, gate);
+    return { gate: row ?? {}, appended };
+  }
+
+  private async numbered(
+    allocation: NumberedStream,
+    events: readonly NewEvent[],
+    gate: SqlGate | null,
+  ): Promise<{ gate: Record<string, unknown> | null; appended: NumberedAppend | null }> {
     if (events.length === 0) throw new RangeError('Append needs at least one event');
-    type Row = { stream_number: string | number; next_revision: string; tx_id: string; last_position: string };
+    type Row = {
+      gate?: Record<string, unknown>;
+      stream_number: string | number | null;
+      next_revision: string | null;
+      tx_id: string | null;
+      last_position: string | null;
+    };
+    const offset = gate?.values.length ?? 0;
+    const call = `es_append_numbered($${offset + 1}::regclass, $${offset + 2}, $${offset + 3}, $${offset + 4}::uuid[], $${offset + 5}::text[], $${offset + 6}::jsonb[], $${offset + 7}::jsonb[])`;
+    const values = [
+      ...(gate?.values ?? []),
+      allocation.sequence,
+      allocation.streamPrefix,
+      allocation.idField,
+      events.map((event) => event.id ?? randomUUID()),
+      events.map((event) => event.type),
+      events.map((event) => JSON.stringify(event.data)),
+      events.map((event) => JSON.stringify(event.metadata)),
+    ];
     const { rows } = await this.pool
-      .query<Row>({
-        ...(this.adapter === 'postgres' ? { name: 'es_append_numbered' } : {}),
-        text: 'SELECT stream_number, next_revision, tx_id, last_position FROM es_append_numbered($1::regclass, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])',
-        values: [
-          allocation.sequence,
-          allocation.streamPrefix,
-          allocation.idField,
-          events.map((event) => event.id ?? randomUUID()),
-          events.map((event) => event.type),
-          events.map((event) => JSON.stringify(event.data)),
-          events.map((event) => JSON.stringify(event.metadata)),
-        ],
-      })
+      .query<Row>(
+        gate === null
+          ? {
+              ...(this.adapter === 'postgres' ? { name: 'es_append_numbered' } : {}),
+              text: `SELECT stream_number, next_revision, tx_id, last_position FROM ${call}`,
+              values,
+            }
+          : {
+              // The gate's row is materialized first (its counts written). The append is a subquery in the THEN
+              // branch of a CASE: PostgreSQL evaluates that branch only for an allowed row (a filter on a
+              // lateral join would not do: it may be checked after the function ran).
+              text: `WITH ${gate.ctes}, gate AS MATERIALIZED (${gate.select})
+                SELECT gate, appended[1] AS stream_number, appended[2] AS next_revision, appended[3] AS tx_id,
+                       appended[4] AS last_position
+                  FROM (SELECT to_jsonb(g) AS gate,
+                               CASE WHEN g.allowed THEN (
+                                 SELECT ARRAY[a.stream_number::text, a.next_revision::text, a.tx_id::text, a.last_position::text]
+                                   FROM ${call} AS a WHERE g.allowed
+                               ) END AS appended
+                          FROM gate g) AS r`,
+              values,
+            },
+      )
       .catch((error: unknown) => {
         throw appendError(error, `${allocation.streamPrefix}{${allocation.sequence}}`, 'no_stream');
       });
     const row = rows[0]!;
+    if (row.stream_number === null || row.tx_id === null || row.last_position === null) return { gate: row.gate ?? null, appended: null };
     const number = Number(row.stream_number);
-    const result = {
+    const appended = {
       number,
       streamId: `${allocation.streamPrefix}${number}`,
       nextExpectedRevision: Number(row.next_revision),
       position: { commit: BigInt(row.tx_id), prepare: BigInt(row.last_position) },
     };
-    this.appended(result.position);
-    return result;
+    this.appended(appended.position);
+    return { gate: row.gate ?? null, appended };
   }
 
   async readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {

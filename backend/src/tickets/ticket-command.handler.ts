@@ -5,11 +5,13 @@ import type { Clock } from '../common/clock';
 import { CLOCK } from '../common/common.tokens';
 import type { RequestContext } from '../common/request-context';
 import {
+  type AppendGate,
   type AppendResult,
   type EventStore,
   type NewEvent,
   type Position,
   type RecordedEvent,
+  type SqlGate,
   WrongExpectedRevisionError,
 } from '../event-store/event-store.port';
 import { EVENT_STORE } from '../event-store/event-store.tokens';
@@ -69,6 +71,12 @@ interface NumberingStore {
     allocation: { readonly sequence: string; readonly streamPrefix: string; readonly idField: string },
     events: readonly NewEvent[],
   ): Promise<AppendResult & { readonly number: number }>;
+  /** The same behind a gate written in the same statement (null: the gate refused, nothing appended). */
+  appendNumberedGated?(
+    allocation: { readonly sequence: string; readonly streamPrefix: string; readonly idField: string },
+    events: readonly NewEvent[],
+    gate: SqlGate,
+  ): Promise<{ readonly gate: Readonly<Record<string, unknown>>; readonly appended: (AppendResult & { readonly number: number }) | null }>;
 }
 
 function numberingStore(store: EventStore): NumberingStore | null {
@@ -152,6 +160,7 @@ export class TicketCommandHandler {
     commandFor: (ticketId: number) => CreateTicket,
     context: RequestContext,
     allocate: () => Promise<number>,
+    gate?: AppendGate,
   ): Promise<CommandResult & { readonly ticketId: number }> {
     const store = numberingStore(this.store);
     const [first, second] = PROVISIONAL_IDS;
@@ -166,10 +175,22 @@ export class TicketCommandHandler {
       }
     }
     if (!store || !provisional) {
+      await gate?.alone();
       const ticketId = await allocate();
       return { ...(await this.execute(ticketId, commandFor(ticketId), context)), ticketId };
     }
-    const result = await store.appendNumbered(TICKET_NUMBERS, this.toAppend(provisional, context, randomUUID()));
+    const toAppend = this.toAppend(provisional, context, randomUUID());
+    let result: AppendResult & { readonly number: number };
+    if (gate && store.appendNumberedGated) {
+      // The gate (a rate limit's count) and the append in one statement: refused, it throws and nothing was appended.
+      const gated = await store.appendNumberedGated(TICKET_NUMBERS, toAppend, gate.sql);
+      gate.settle(gated.gate);
+      if (!gated.appended) throw new Error('The gate allowed the ticket but nothing was appended');
+      result = gated.appended;
+    } else {
+      await gate?.alone();
+      result = await store.appendNumbered(TICKET_NUMBERS, toAppend);
+    }
     const ticketId = result.number;
     const events = ticketDecider.decide(commandFor(ticketId), ticketDecider.initialState);
     if (JSON.stringify(events) !== JSON.stringify(numbered(provisional, ticketId))) {

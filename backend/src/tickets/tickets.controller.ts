@@ -12,7 +12,7 @@ import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
-import type { EventStore, Position } from '../event-store/event-store.port';
+import type { AppendGate, EventStore, Position } from '../event-store/event-store.port';
 import { EVENT_STORE } from '../event-store/event-store.tokens';
 import {
   IDEMPOTENCY_KEY_HEADER,
@@ -58,7 +58,10 @@ export class TicketsController {
     // Order: the body was validated (400), then the key's format (400), then the submission is counted (429),
     // and only then is anything written: bad or refused input writes no key or ticket, and sets no cookie.
     const idempotencyKey = parseIdempotencyKey(request.header(IDEMPOTENCY_KEY_HEADER));
-    await this.formLimits.consume('support-request', request);
+    // Without a key the count goes with the ticket's append, in its statement where the store can (one
+    // commit); with a key it comes first, before the key is reserved.
+    const gate = this.formLimits.gate('support-request', request);
+    if (idempotencyKey !== undefined) await gate.alone();
     const context = customer ? requestContext(request, { kind: 'customer', id: String(customer.id) }) : requestContext(request);
     // With a key, the ticket id is the key's (allocated once), so a retry re-creates the same ticket at most.
     const reservedId =
@@ -70,7 +73,13 @@ export class TicketsController {
             ttlHours: this.config.IDEMPOTENCY_KEY_HOURS,
             allocate: () => nextTicketId(this.db.pool),
           });
-    const { ticketId, position } = await this.createTicket(body, customer?.id ?? null, context, reservedId);
+    const { ticketId, position } = await this.createTicket(
+      body,
+      customer?.id ?? null,
+      context,
+      reservedId,
+      idempotencyKey === undefined ? gate : undefined,
+    );
     await this.readYourWrites.waitFor(['tickets'], position);
     // The submitting browser may read the summary (payment, confirmation pages); nobody else can. A retry
     // grants the id to the retrying browser (its first answer, and cookie, may have been lost).
@@ -88,9 +97,10 @@ export class TicketsController {
     userId: number | null,
     context: RequestContext,
     ticketId: number | undefined,
+    gate: AppendGate | undefined,
   ): Promise<{ ticketId: number; position: Position | null }> {
     try {
-      const result = await this.commands.execute(new CreateTicketCommand(body, userId, context, { ticketId }));
+      const result = await this.commands.execute(new CreateTicketCommand(body, userId, context, { ticketId, ...(gate ? { gate } : {}) }));
       return { ticketId: result.ticketId, position: result.position };
     } catch (error) {
       if (ticketId === undefined || !(error instanceof TicketDomainError && error.code === 'ticket_already_exists')) {
