@@ -1,5 +1,5 @@
 import type { EventMetadata } from '@ppr/contracts';
-import type { EventSource, Position, RecordedEvent } from '@ppr/projections';
+import type { EventSource, Position, RecordedEvent, SubscribeOptions } from '@ppr/projections';
 
 export {
   comparePositions,
@@ -45,7 +45,7 @@ export interface EventStore extends EventSource {
    * Every event strictly after `after`, in global order: first those already stored, then new ones as
    * they commit. Never skips an event, even when appends commit out of order.
    */
-  subscribe(after: Position, options?: { signal?: AbortSignal; batchSize?: number }): AsyncIterable<RecordedEvent>;
+  subscribe(after: Position, options?: SubscribeOptions): AsyncIterable<RecordedEvent>;
   /** Position of the newest event that a subscriber can see, or null when the store is empty. */
   headPosition(): Promise<Position | null>;
   /** Throws when the store cannot be reached. */
@@ -101,3 +101,11 @@ export interface AppendGate {
   /** The same check as a statement of its own, before an append that cannot carry it: throws to refuse. */
   alone(): Promise<void>;
 }
+
+/**
+ * How long the app's subscribers that nobody waits for (the email saga, the webhook outbox, the email log's
+ * projection) linger after a wake-up before reading (SubscribeOptions.lingerMs): under load a read then
+ * takes the events of several requests, and their writes go in one batch. The tickets projection, which
+ * requests wait for (read-your-writes), reads at once.
+ */
+export const AFTER_ANSWER_LINGER_MS = 10;

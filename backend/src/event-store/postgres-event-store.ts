@@ -149,6 +149,20 @@ function appendError(error: unknown, streamId: string, expected: ExpectedRevisio
   return error;
 }
 
+/** Waits `ms`, or less when the signal aborts. */
+function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
 /**
  * The event store on PostgreSQL: a real server, or the embedded PGlite behind the wire protocol.
  */
@@ -452,9 +466,13 @@ export class PostgresEventStore implements EventStore {
     const batchSize = options.batchSize ?? 1000;
     const signal = options.signal;
     if (this.listenUrl) await this.startListening();
+    const linger = options.lingerMs ?? 0;
     let position = after;
     let backoff = 0;
+    let woken = false;
     while (!signal?.aborted && !this.closed) {
+      if (woken && linger > 0) await delay(linger, signal);
+      woken = false;
       const generation = this.wakeup.current;
       const batch = await this.readShared(position, batchSize, generation);
       for (const event of batch) {
@@ -472,10 +490,12 @@ export class PostgresEventStore implements EventStore {
         backoff = batch.length > 0 || backoff === 0 ? 1 : Math.min(backoff * 2, INVISIBLE_MAX_BACKOFF_MS);
         this.stats.invisibleRetries++;
         await this.wakeup.wait(backoff, generation, signal);
+        woken = true;
         continue;
       }
       backoff = 0;
       await this.wakeup.wait(this.pollIntervalMs, generation, signal);
+      woken = true;
       if (this.wakeup.current === generation && !signal?.aborted && !this.closed) this.stats.pollTimeouts++;
     }
   }

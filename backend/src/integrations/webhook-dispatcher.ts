@@ -7,7 +7,14 @@ import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
-import { type EventStore, formatPosition, parsePosition, type Position, START } from '../event-store/event-store.port';
+import {
+  AFTER_ANSWER_LINGER_MS,
+  type EventStore,
+  formatPosition,
+  parsePosition,
+  type Position,
+  START,
+} from '../event-store/event-store.port';
 import { EVENT_STORE } from '../event-store/event-store.tokens';
 import { toIntegrationEvent } from './integration-events';
 import { safePost } from './safe-http';
@@ -149,7 +156,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   private async fillFrom(from: Position, signal: AbortSignal): Promise<void> {
     const hours = this.config.WEBHOOK_RETRY_HOURS;
     let skipped = 0;
-    for await (const batch of readBatches(this.store.subscribe(from, { signal }), FILL_BATCH)) {
+    for await (const batch of readBatches(this.store.subscribe(from, { signal, lingerMs: AFTER_ANSWER_LINGER_MS }), FILL_BATCH)) {
       const position = formatPosition(batch[batch.length - 1]!.position);
       const published = batch.flatMap((event) => {
         const full = toIntegrationEvent(event, { personal: true });

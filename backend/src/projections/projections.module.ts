@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
 import { EventStoreModule } from '../event-store/event-store.module';
-import type { EventStore } from '../event-store/event-store.port';
+import { AFTER_ANSWER_LINGER_MS, type EventStore } from '../event-store/event-store.port';
 import { EVENT_STORE } from '../event-store/event-store.tokens';
 import { PROJECTION_RUNNER, READ_DB } from './projections.tokens';
 import { ReadYourWrites } from './read-your-writes';
@@ -30,6 +30,8 @@ import { ReadYourWrites } from './read-your-writes';
           pool: db.pool,
           projections: PROJECTIONS,
           logger: new Logger('Projections'),
+          // Nobody waits for the email log as they do for tickets: it reads in larger batches (see the constant).
+          lingerMs: { 'email-log': AFTER_ANSWER_LINGER_MS },
           ...(db.kind === 'postgres' ? { lockConnectionString: db.url } : {}),
         }),
     },

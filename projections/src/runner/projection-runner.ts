@@ -16,6 +16,8 @@ export interface ProjectionRunnerOptions<P extends AnyProjection> {
   readonly logger?: RunnerLogger;
   /** Events per transaction at most. */
   readonly batchSize?: number;
+  /** Per projection name: how long its subscription lingers after a wake-up (SubscribeOptions.lingerMs). */
+  readonly lingerMs?: Readonly<Partial<Record<string, number>>>;
   /**
    * A connection string for the single-active lock: each projection runs in one process at a time, the
    * one holding its advisory lock on this dedicated connection. Without it (the embedded database, owned
@@ -206,6 +208,7 @@ export class ProjectionRunner<P extends AnyProjection = ReadSideProjection> {
     const events = this.options.source.subscribe(cursor.position, {
       signal: AbortSignal.any([signal, done.signal]),
       batchSize: this.batchSize,
+      lingerMs: this.options.lingerMs?.[projection.name] ?? 0,
     });
     const batches = readBatches(events, this.batchSize);
     const context = { pool: this.options.pool, projection, hooks: this.options.hooks };

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
 import {
+  AFTER_ANSWER_LINGER_MS,
   type EventStore,
   formatPosition,
   parsePosition,
@@ -59,7 +60,7 @@ export class TicketEmailsSaga {
     let notify: (() => void) | undefined;
     const reader = (async () => {
       try {
-        for await (const event of this.store.subscribe(position, { signal: stop })) {
+        for await (const event of this.store.subscribe(position, { signal: stop, lingerMs: AFTER_ANSWER_LINGER_MS })) {
           queue.push(event);
           notify?.();
         }
