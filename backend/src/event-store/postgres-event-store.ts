@@ -292,20 +292,29 @@ export class PostgresEventStore implements EventStore {
     if (events.length === 0) throw new RangeError('Append needs at least one event');
     const code = expectedCode(expected);
     try {
-      const { rows } = await db.query<{ next_revision: string; tx_id: string; last_position: string }>({
-        // A named statement is parsed once per connection. Not on the embedded database, whose protocol
-        // layer loses track of a named statement whose first execution failed.
-        ...(this.adapter === 'postgres' ? { name: 'es_append' } : {}),
-        text: 'SELECT next_revision, tx_id, last_position FROM es_append($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])',
-        values: [
-          streamId,
-          code,
-          events.map((event) => event.id ?? randomUUID()),
-          events.map((event) => event.type),
-          events.map((event) => JSON.stringify(event.data)),
-          events.map((event) => JSON.stringify(event.metadata)),
-        ],
-      });
+      const one = events.length === 1 ? events[0]! : null;
+      const { rows } = await db.query<{ next_revision: string; tx_id: string; last_position: string }>(
+        one
+          ? {
+              // A named statement is parsed once per connection. Not on the embedded database, whose protocol
+              // layer loses track of a named statement whose first execution failed.
+              ...(this.adapter === 'postgres' ? { name: 'es_append_one' } : {}),
+              text: 'SELECT next_revision, tx_id, last_position FROM es_append_one($1, $2, $3::uuid, $4, $5::jsonb, $6::jsonb)',
+              values: [streamId, code, one.id ?? randomUUID(), one.type, JSON.stringify(one.data), JSON.stringify(one.metadata)],
+            }
+          : {
+              ...(this.adapter === 'postgres' ? { name: 'es_append' } : {}),
+              text: 'SELECT next_revision, tx_id, last_position FROM es_append($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])',
+              values: [
+                streamId,
+                code,
+                events.map((event) => event.id ?? randomUUID()),
+                events.map((event) => event.type),
+                events.map((event) => JSON.stringify(event.data)),
+                events.map((event) => JSON.stringify(event.metadata)),
+              ],
+            },
+      );
       const row = rows[0]!;
       return {
         nextExpectedRevision: Number(row.next_revision),

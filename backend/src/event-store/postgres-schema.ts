@@ -104,6 +104,26 @@ BEGIN
 END
 $fn$;
 
+-- es_append for a single event, its fields as scalars: the usual append of a command. Saves encoding the
+-- event's JSON as an array literal (every quote escaped) and parsing it back.
+CREATE OR REPLACE FUNCTION es_append_one(
+  p_stream text,
+  p_expected bigint,
+  p_id uuid,
+  p_type text,
+  p_data jsonb,
+  p_metadata jsonb
+) RETURNS TABLE (next_revision bigint, tx_id xid8, last_position bigint)
+LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
+    RAISE EXCEPTION 'es_append must be the first write of its transaction';
+  END IF;
+  PERFORM pg_advisory_xact_lock(hashtextextended(p_stream, 7262));
+  RETURN QUERY SELECT * FROM es_append_locked(p_stream, p_expected, ARRAY[p_id], ARRAY[p_type], ARRAY[p_data], ARRAY[p_metadata]);
+END
+$fn$;
+
 -- Appends events to several streams in one transaction, each at whatever revision its stream is: every
 -- stream's lock first (in one order, so two callers cannot deadlock on them), and only then the writes, so
 -- the transaction id (given at the first write) comes after every lock, as es_append requires. Returns each
