@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { testMetadata } from '../../test/event-store-fixtures';
 import type { EventMetadata } from '@ppr/contracts';
 import { testSchema } from '../../test/test-schema';
 import { loadConfig } from '../config/config';
@@ -118,13 +119,7 @@ const adapters: { name: string; skipReason?: string; open: () => Promise<Harness
 ];
 
 function metadata(): EventMetadata {
-  return {
-    actor: { kind: 'system', id: null },
-    correlationId: randomUUID(),
-    causationId: null,
-    occurredAt: new Date().toISOString(),
-    schemaVersion: 1,
-  };
+  return testMetadata();
 }
 
 function event(type: string, data: Record<string, unknown> = {}): NewEvent {

@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { EventMetadata } from '@ppr/contracts';
-import { testSchema, type TestSchema } from '../../test/test-schema';
-import { loadConfig } from '../config/config';
-import { openDatabase, type Database } from '../database/database';
-import { comparePositions, DuplicateEventError, type NewEvent } from './event-store.port';
-import { PostgresEventStore } from './postgres-event-store';
-import { ensureEventStoreSchema } from './postgres-schema';
+import { openTestStore, testEvent as event, type TestStore } from '../../test/event-store-fixtures';
+import { comparePositions, DuplicateEventError } from './event-store.port';
 
 /**
  * `appendAlong`: events to several streams and other writes in one statement (the PostgreSQL adapters: a
@@ -13,59 +8,41 @@ import { ensureEventStoreSchema } from './postgres-schema';
  */
 jest.setTimeout(120_000);
 
-function event(type: string, id: string = randomUUID()): NewEvent & { id: string } {
-  const metadata: EventMetadata = {
-    actor: { kind: 'system', id: null },
-    correlationId: randomUUID(),
-    causationId: null,
-    occurredAt: new Date().toISOString(),
-    schemaVersion: 1,
-  };
-  return { id, type, data: { type }, metadata };
-}
-
 describe(`appendAlong on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'the embedded database'}`, () => {
-  let schema: TestSchema;
-  let db: Database;
-  let store: PostgresEventStore;
+  let opened: TestStore;
   const marks = (key: string): { text: string; values: unknown[] } => ({
     text: 'INSERT INTO along_marks (key, note) VALUES ($1, $2)',
     values: [key, 'written'],
   });
   const marked = async (key: string): Promise<number> =>
-    (await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM along_marks WHERE key = $1', [key])).rows[0]!.n;
+    (await opened.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM along_marks WHERE key = $1', [key])).rows[0]!.n;
 
   beforeAll(async () => {
-    schema = testSchema('es_along', { poolSize: 10 });
-    db = await openDatabase(loadConfig({ NODE_ENV: 'test', DATA_DIR: 'memory', ...schema.env }));
-    await ensureEventStoreSchema(db.pool);
-    await db.pool.query('CREATE TABLE along_marks (key text PRIMARY KEY, note text NOT NULL)');
-    store = new PostgresEventStore({ pool: db.pool, adapter: db.kind, pollIntervalMs: 200 });
+    opened = await openTestStore('es_along', { poolSize: 10, pollIntervalMs: 200 });
+    await opened.db.pool.query('CREATE TABLE along_marks (key text PRIMARY KEY, note text NOT NULL)');
   });
   afterAll(async () => {
-    await store?.close();
-    await db?.close();
-    await schema?.drop();
+    await opened?.close();
   });
 
   it('appends to several streams (one twice) and runs the writes, in one statement, positions in order', async () => {
     const [a, b] = [`along-${randomUUID()}`, `along-${randomUUID()}`];
-    await store.append(a, [event('Existing')], 'no_stream');
+    await opened.store.append(a, [event('Existing')], 'no_stream');
     const events = [
       { streamId: b, event: event('First') },
       { streamId: a, event: event('Second') },
       { streamId: b, event: event('Third') },
     ];
-    const positions = await store.appendAlong(events, [marks('together'), marks('together-too')]);
+    const positions = await opened.store.appendAlong(events, [marks('together'), marks('together-too')]);
 
     expect(positions).toHaveLength(3);
     expect(comparePositions(positions[0]!, positions[1]!)).toBeLessThan(0);
     expect(comparePositions(positions[1]!, positions[2]!)).toBeLessThan(0);
-    expect((await store.readStream(a)).map((e) => [e.type, e.revision])).toEqual([
+    expect((await opened.store.readStream(a)).map((e) => [e.type, e.revision])).toEqual([
       ['Existing', 0],
       ['Second', 1],
     ]);
-    const streamB = await store.readStream(b);
+    const streamB = await opened.store.readStream(b);
     expect(streamB.map((e) => [e.type, e.revision])).toEqual([
       ['First', 0],
       ['Third', 1],
@@ -76,16 +53,16 @@ describe(`appendAlong on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'the embedd
   });
 
   it('runs the writes alone when there are no events', async () => {
-    await expect(store.appendAlong([], [marks('alone')])).resolves.toEqual([]);
+    await expect(opened.store.appendAlong([], [marks('alone')])).resolves.toEqual([]);
     expect(await marked('alone')).toBe(1);
   });
 
   it('writes nothing at all when one event is a duplicate', async () => {
     const taken = randomUUID();
-    await store.append(`along-${randomUUID()}`, [event('Taken', taken)], 'no_stream');
+    await opened.store.append(`along-${randomUUID()}`, [event('Taken', taken)], 'no_stream');
     const fresh = `along-${randomUUID()}`;
     await expect(
-      store.appendAlong(
+      opened.store.appendAlong(
         [
           { streamId: fresh, event: event('Fresh') },
           { streamId: fresh, event: event('Again', taken) },
@@ -93,7 +70,7 @@ describe(`appendAlong on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'the embedd
         [marks('refused')],
       ),
     ).rejects.toBeInstanceOf(DuplicateEventError);
-    expect(await store.readStream(fresh)).toEqual([]);
+    expect(await opened.store.readStream(fresh)).toEqual([]);
     expect(await marked('refused')).toBe(0);
   });
 
@@ -102,9 +79,9 @@ describe(`appendAlong on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'the embedd
     const groups = Array.from({ length: 12 }, (_, g) =>
       (g % 2 === 0 ? streams : [...streams].reverse()).map((streamId) => ({ streamId, event: event(`G${g}`) })),
     );
-    await Promise.all(groups.map((group) => store.appendAlong(group, [])));
+    await Promise.all(groups.map((group) => opened.store.appendAlong(group, [])));
     for (const streamId of streams) {
-      const stored = await store.readStream(streamId);
+      const stored = await opened.store.readStream(streamId);
       expect(stored.map((e) => e.revision)).toEqual(Array.from({ length: 12 }, (_, i) => i));
     }
   });

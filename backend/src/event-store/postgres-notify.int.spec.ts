@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventMetadata } from '@ppr/contracts';
+import { testMetadata } from '../../test/event-store-fixtures';
 import { testSchema, type TestSchema } from '../../test/test-schema';
 import { loadConfig } from '../config/config';
 import { openDatabase, type Database } from '../database/database';
@@ -19,14 +19,7 @@ const url = process.env.DATABASE_URL;
 const maybe = url ? describe : describe.skip;
 
 function event(): NewEvent {
-  const metadata: EventMetadata = {
-    actor: { kind: 'system', id: null },
-    correlationId: randomUUID(),
-    causationId: null,
-    occurredAt: new Date().toISOString(),
-    schemaVersion: 1,
-  };
-  return { id: randomUUID(), type: 'Pinged', data: {}, metadata };
+  return { id: randomUUID(), type: 'Pinged', data: {}, metadata: testMetadata() };
 }
 
 /** Follows `store` from `after`, collecting events, until stopped. */

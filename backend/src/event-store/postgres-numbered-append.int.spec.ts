@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { EventMetadata } from '@ppr/contracts';
-import { testSchema, type TestSchema } from '../../test/test-schema';
-import { loadConfig } from '../config/config';
-import { openDatabase, type Database } from '../database/database';
+import { openTestStore, testMetadata as metadata, type TestStore } from '../../test/event-store-fixtures';
+import type { Database } from '../database/database';
 import { comparePositions, type NewEvent, type RecordedEvent, START, WrongExpectedRevisionError } from './event-store.port';
-import { PostgresEventStore } from './postgres-event-store';
-import { ensureEventStoreSchema } from './postgres-schema';
+import type { PostgresEventStore } from './postgres-event-store';
 
 /**
  * `appendNumbered`: a new stream's number from a sequence and its first events in one statement (the
@@ -13,39 +10,20 @@ import { ensureEventStoreSchema } from './postgres-schema';
  */
 jest.setTimeout(120_000);
 
-function metadata(): EventMetadata {
-  return {
-    actor: { kind: 'system', id: null },
-    correlationId: randomUUID(),
-    causationId: null,
-    occurredAt: new Date().toISOString(),
-    schemaVersion: 1,
-  };
-}
-
 const allocation = { sequence: 'numbered_test_seq', streamPrefix: 'numbered-', idField: 'thingId' };
 
 describe(`appendNumbered on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'the embedded database'}`, () => {
-  let schema: TestSchema;
+  let opened: TestStore;
   let db: Database;
   let store: PostgresEventStore;
 
   beforeAll(async () => {
-    schema = testSchema('es_numbered', { poolSize: 10 });
-    db = await openDatabase(loadConfig({ NODE_ENV: 'test', DATA_DIR: 'memory', ...schema.env }));
-    await ensureEventStoreSchema(db.pool);
+    opened = await openTestStore('es_numbered', { poolSize: 10, pollIntervalMs: 200, listen: true });
+    ({ db, store } = opened);
     await db.pool.query(`CREATE SEQUENCE ${allocation.sequence} START 700`);
-    store = new PostgresEventStore({
-      pool: db.pool,
-      adapter: db.kind,
-      ...(db.kind === 'postgres' ? { listenUrl: db.url } : {}),
-      pollIntervalMs: 200,
-    });
   });
   afterAll(async () => {
-    await store?.close();
-    await db?.close();
-    await schema?.drop();
+    await opened?.close();
   });
 
   it('numbers the stream from the sequence and puts the number in the events that have the field', async () => {

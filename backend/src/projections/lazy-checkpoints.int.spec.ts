@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { testMetadata } from '../../test/event-store-fixtures';
 import type { EventMetadata } from '@ppr/contracts';
 import { advanceCheckpoint, comparePositions, type Position, type Projection, ProjectionRunner, readCheckpoint } from '@ppr/projections';
 import { openReadSide, type ReadSide } from '../../test/read-side';
@@ -12,13 +12,7 @@ import { openReadSide, type ReadSide } from '../../test/read-side';
 jest.setTimeout(60_000);
 
 function metadata(): EventMetadata {
-  return {
-    actor: { kind: 'admin', id: '1' },
-    correlationId: randomUUID(),
-    causationId: null,
-    occurredAt: new Date().toISOString(),
-    schemaVersion: 1,
-  };
+  return testMetadata({ kind: 'admin', id: '1' });
 }
 
 const notes = (ticketId: number, text: string) => ({ type: 'TicketNotesUpdated', data: { ticketId, notes: text }, metadata: metadata() });

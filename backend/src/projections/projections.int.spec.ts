@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { testMetadata } from '../../test/event-store-fixtures';
 import { type EventMetadata, TICKET_EVENT_TYPES } from '@ppr/contracts';
 import {
   type AnyProjection,
@@ -25,13 +26,7 @@ async function head(side: ReadSide): Promise<Position> {
 }
 
 function metadata(): EventMetadata {
-  return {
-    actor: { kind: 'admin', id: '1' },
-    correlationId: randomUUID(),
-    causationId: null,
-    occurredAt: new Date().toISOString(),
-    schemaVersion: 1,
-  };
+  return testMetadata({ kind: 'admin', id: '1' });
 }
 
 /** A TicketNotesUpdated event with a known id, for projections that read the notes. */

@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import type { EventMetadata } from '@ppr/contracts';
+import { loadConfig } from '../src/config/config';
+import { openDatabase, type Database } from '../src/database/database';
+import type { NewEvent } from '../src/event-store/event-store.port';
+import { PostgresEventStore } from '../src/event-store/postgres-event-store';
+import { ensureEventStoreSchema } from '../src/event-store/postgres-schema';
+import { testSchema } from './test-schema';
+
+/** A test event's metadata: a fresh correlation id, now, schema version 1; the system acts unless told. */
+export function testMetadata(actor: EventMetadata['actor'] = { kind: 'system', id: null }): EventMetadata {
+  return { actor, correlationId: randomUUID(), causationId: null, occurredAt: new Date().toISOString(), schemaVersion: 1 };
+}
+
+/** A test event of `type` (data `{ type }`), with its id. */
+export function testEvent(type: string, id: string = randomUUID()): NewEvent & { readonly id: string } {
+  return { id, type, data: { type }, metadata: testMetadata() };
+}
+
+/** A PostgreSQL event store on a database of its own (testSchema: the shared server's schema, or embedded). */
+export interface TestStore {
+  readonly db: Database;
+  readonly store: PostgresEventStore;
+  /** Closes the store and the database, and drops the schema. */
+  close(): Promise<void>;
+}
+
+export async function openTestStore(
+  prefix: string,
+  options: { readonly poolSize?: number; readonly pollIntervalMs: number; readonly listen?: boolean },
+): Promise<TestStore> {
+  const schema = testSchema(prefix, options.poolSize === undefined ? {} : { poolSize: options.poolSize });
+  const db = await openDatabase(loadConfig({ NODE_ENV: 'test', DATA_DIR: 'memory', ...schema.env }));
+  await ensureEventStoreSchema(db.pool);
+  const store = new PostgresEventStore({
+    pool: db.pool,
+    adapter: db.kind,
+    ...(options.listen && db.kind === 'postgres' ? { listenUrl: db.url } : {}),
+    pollIntervalMs: options.pollIntervalMs,
+  });
+  return {
+    db,
+    store,
+    async close() {
+      await store.close();
+      await db.close();
+      await schema.drop();
+    },
+  };
+}
