@@ -115,6 +115,9 @@ let tally = emptyTally();
 let counting = false;
 /** With BENCH_STATEMENTS set: how often each statement (its start) ran, to see where a request's statements go. */
 const shapes = new Map<string, number>();
+/** With BENCH_STATEMENTS set: the milliseconds each statement shape took, sent to answered (a request at a time: mostly the server's work). */
+const shapeMs = new Map<string, number>();
+let lastShape: string | undefined;
 const excluded = new WeakSet<Client>();
 /** Per client, its open transaction: whose it is (its first statement's owner) and whether it wrote. */
 const transactions = new WeakMap<Client, { owner: Owner | null; wrote: boolean; statements: number }>();
@@ -138,6 +141,7 @@ function record(client: Client, text: string): void {
   if (process.env.BENCH_STATEMENTS) {
     const shape = `${owner}: ${text.replace(/\s+/g, ' ').trim().slice(0, 110)}`;
     shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+    lastShape = shape;
   }
   if (tx) {
     tx.owner ??= owner;
@@ -154,7 +158,26 @@ const originalQuery = Client.prototype.query;
 Client.prototype.query = function query(this: Client, config: unknown, ...rest: unknown[]) {
   if (counting && !excluded.has(this)) {
     const text = typeof config === 'string' ? config : ((config as { text?: string } | null)?.text ?? '');
+    lastShape = undefined;
     record(this, text);
+    const shape = lastShape;
+    if (shape !== undefined) {
+      const started = performance.now();
+      const add = (): void => {
+        shapeMs.set(shape, (shapeMs.get(shape) ?? 0) + performance.now() - started);
+      };
+      const last = rest.length - 1;
+      const callback = rest[last];
+      if (typeof callback === 'function') {
+        rest[last] = (...args: unknown[]): unknown => {
+          add();
+          return (callback as (...a: unknown[]) => unknown)(...args);
+        };
+      }
+      const result = (originalQuery as (...args: unknown[]) => unknown).call(this, config, ...rest);
+      if (result instanceof Promise) result.then(add, add);
+      return result;
+    }
   }
   return (originalQuery as (...args: unknown[]) => unknown).call(this, config, ...rest);
 } as typeof Client.prototype.query;
@@ -353,7 +376,8 @@ async function main(): Promise<void> {
     out(`\nOne support request at a time (${SEQUENTIAL_REQUESTS} requests), what each costs the database:`);
     for (const text of describeTally(tally, SEQUENTIAL_REQUESTS)) out(text);
     for (const [shape, count] of [...shapes].sort((a, b) => b[1] - a[1])) {
-      out(`      ${(count / SEQUENTIAL_REQUESTS).toFixed(2).padStart(6)} x ${shape}`);
+      const ms = (shapeMs.get(shape) ?? 0) / count;
+      out(`      ${(count / SEQUENTIAL_REQUESTS).toFixed(2).padStart(6)} x ${ms.toFixed(2).padStart(6)} ms  ${shape}`);
     }
 
     // What the store's subscribers did (issue 10's counters; absent on a store without them).

@@ -431,10 +431,13 @@ export class PostgresEventStore implements EventStore {
 
   /** readAll on a connection the caller holds (a replay's swap transaction). */
   async readAllUsing(db: Queryable, after: Position, limit: number): Promise<RecordedEvent[]> {
+    // Inside a transaction the server keeps what pg_stat_activity showed first until the transaction ends;
+    // es_read_horizon must see it as of this read's snapshot or later.
+    if (db !== this.pool) await db.query('SELECT pg_stat_clear_snapshot()');
     const { rows } = await db.query<EventRow>(
       `SELECT ${SELECT_COLUMNS} FROM es_events
         WHERE (tx_id, position) > ($1::text::xid8, $2::bigint)
-          AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
+          AND tx_id < es_read_horizon()
         ORDER BY tx_id, position
         LIMIT $3`,
       [after.commit.toString(), after.prepare.toString(), limit],
@@ -445,7 +448,7 @@ export class PostgresEventStore implements EventStore {
   async headPosition(): Promise<Position | null> {
     const { rows } = await this.pool.query<{ tx_id: string; position: string }>(
       `SELECT tx_id, position FROM es_events
-        WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())
+        WHERE tx_id < es_read_horizon()
         ORDER BY tx_id DESC, position DESC LIMIT 1`,
     );
     const row = rows[0];
@@ -456,7 +459,7 @@ export class PostgresEventStore implements EventStore {
     const { rows } = await this.pool.query<{ n: string }>(
       `SELECT count(*) AS n FROM es_events
         WHERE (tx_id, position) > ($1::text::xid8, $2::bigint)
-          AND tx_id < pg_snapshot_xmin(pg_current_snapshot())`,
+          AND tx_id < es_read_horizon()`,
       [after.commit.toString(), after.prepare.toString()],
     );
     return Number(rows[0]!.n);
@@ -464,8 +467,8 @@ export class PostgresEventStore implements EventStore {
 
   /**
    * Catch-up then live. A read sees only events whose transaction is older than every transaction still
-   * open on the server (any database), so an event can be committed and yet invisible for as long as an
-   * older transaction stays open. When this process knows of such an event (its own append, or another
+   * open in this database (es_read_horizon: one open in another database cannot write here and does not
+   * count), so an event can be committed and yet invisible for as long as an older transaction stays open. When this process knows of such an event (its own append, or another
    * process's announced by NOTIFY) and the read did not reach it, the subscriber looks again after a
    * short backoff (1 ms doubling up to 20 ms) instead of sleeping: PostgreSQL tells nobody when a
    * transaction ends, so this is as close to "wake when the blocking transaction ends" as it allows. Only
