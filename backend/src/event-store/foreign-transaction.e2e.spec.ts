@@ -11,7 +11,7 @@ import { PostgresEventStore } from './postgres-event-store';
  * subscribers, and they slept until the next append or the poll (500 ms in production): a 10 ms support
  * request took 510 ms.
  *
- * Now the readers' horizon leaves out transactions of other databases (es_read_horizon), so such a
+ * Now the readers' horizon leaves out transactions of other databases (READ_HORIZON in postgres-event-store.ts), so such a
  * transaction hides nothing: the request answers while it is still open. A transaction open in *this*
  * database still hides later appends (it might be an append itself); there a subscriber that knows of a
  * committed event it cannot see yet looks again after a short backoff, and the poll is only the floor

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Logger } from '@nestjs/common';
 import type { EventMetadata } from '@ppr/contracts';
 import { comparePositions, formatPosition, parsePosition, type Queryable, Wakeup } from '@ppr/projections';
@@ -19,6 +19,47 @@ import {
 import { EXPECTED_ANY, EXPECTED_NO_STREAM, EXPECTED_STREAM_EXISTS, WRONG_EXPECTED_REVISION_SQLSTATE } from './postgres-schema';
 
 const NOTIFY_CHANNEL = 'es_appended';
+
+/**
+ * Readers read events whose transaction id is below this horizon: the oldest transaction id that the
+ * query's snapshot sees running, leaving out those known to run in another database (they cannot write
+ * here), or the snapshot's xmax when none is left. pg_snapshot_xmin alone would be the oldest running on
+ * the whole server: a transaction open in another database would hide every later append. A transaction
+ * is left out only on positive evidence (pg_stat_activity shows its id in another database; a backend's
+ * database never changes); one that ended meanwhile, a prepared one or one of a process without a
+ * database stays in, which only holds the horizon back. A scalar subquery of the reading statement, so it
+ * uses that statement's snapshot, is planned with it (a named statement plans it once per connection) and
+ * is evaluated once per read. pg_stat_activity must be read after the snapshot was taken: true of a
+ * statement of its own; in a transaction, see `readAllUsing`.
+ */
+const READ_HORIZON = `(SELECT coalesce(
+    (SELECT min(x.id) FROM pg_snapshot_xip(s.snap) AS x(id)
+      WHERE x.id::xid NOT IN (
+        SELECT a.backend_xid FROM pg_stat_get_activity(NULL) AS a
+         WHERE a.backend_xid IS NOT NULL
+           AND a.datid <> (SELECT d.oid FROM pg_database AS d WHERE d.datname = current_database()))),
+    pg_snapshot_xmax(s.snap))
+  FROM (SELECT pg_current_snapshot() AS snap) AS s)`;
+
+/** The gated append's statement: named on PostgreSQL (its text depends on the gate, so by its hash). */
+function gatedStatement(
+  adapter: 'postgres' | 'embedded',
+  text: string,
+  values: unknown[],
+): { name?: string; text: string; values: unknown[] } {
+  return adapter === 'postgres' ? { name: statementName('es_gated', text), text, values } : { text, values };
+}
+
+/** A name for a statement whose text is built at run time (a named statement is parsed and planned once per connection). */
+const statementNames = new Map<string, string>();
+function statementName(prefix: string, text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
 
 /**
  * While an event this process knows is committed cannot be seen yet (an older transaction is still open
@@ -385,11 +426,12 @@ export class PostgresEventStore implements EventStore {
               text: `SELECT stream_number, next_revision, tx_id, last_position FROM ${call}`,
               values,
             }
-          : {
+          : gatedStatement(
+              this.adapter,
               // The gate's row is materialized first (its counts written). The append is a subquery in the THEN
               // branch of a CASE: PostgreSQL evaluates that branch only for an allowed row (a filter on a
               // lateral join would not do: it may be checked after the function ran).
-              text: `WITH ${gate.ctes}, gate AS MATERIALIZED (${gate.select})
+              `WITH ${gate.ctes}, gate AS MATERIALIZED (${gate.select})
                 SELECT gate, appended[1] AS stream_number, appended[2] AS next_revision, appended[3] AS tx_id,
                        appended[4] AS last_position
                   FROM (SELECT to_jsonb(g) AS gate,
@@ -399,7 +441,7 @@ export class PostgresEventStore implements EventStore {
                                ) END AS appended
                           FROM gate g) AS r`,
               values,
-            },
+            ),
       )
       .catch((error: unknown) => {
         throw appendError(error, `${allocation.streamPrefix}{${allocation.sequence}}`, 'no_stream');
@@ -432,23 +474,26 @@ export class PostgresEventStore implements EventStore {
   /** readAll on a connection the caller holds (a replay's swap transaction). */
   async readAllUsing(db: Queryable, after: Position, limit: number): Promise<RecordedEvent[]> {
     // Inside a transaction the server keeps what pg_stat_activity showed first until the transaction ends;
-    // es_read_horizon must see it as of this read's snapshot or later.
+    // READ_HORIZON must see it as of this read's snapshot or later.
     if (db !== this.pool) await db.query('SELECT pg_stat_clear_snapshot()');
-    const { rows } = await db.query<EventRow>(
-      `SELECT ${SELECT_COLUMNS} FROM es_events
+    const text = `SELECT ${SELECT_COLUMNS} FROM es_events
         WHERE (tx_id, position) > ($1::text::xid8, $2::bigint)
-          AND tx_id < es_read_horizon()
+          AND tx_id < ${READ_HORIZON}
         ORDER BY tx_id, position
-        LIMIT $3`,
-      [after.commit.toString(), after.prepare.toString(), limit],
-    );
+        LIMIT $3`;
+    const values = [after.commit.toString(), after.prepare.toString(), limit];
+    // Named on the pool (PostgreSQL only, see appendWith): the subscribers' read is parsed and planned once per connection.
+    const { rows } =
+      db === this.pool && this.adapter === 'postgres'
+        ? await this.pool.query<EventRow>({ name: 'es_read_all', text, values })
+        : await db.query<EventRow>(text, values);
     return rows.map(toRecorded);
   }
 
   async headPosition(): Promise<Position | null> {
     const { rows } = await this.pool.query<{ tx_id: string; position: string }>(
       `SELECT tx_id, position FROM es_events
-        WHERE tx_id < es_read_horizon()
+        WHERE tx_id < ${READ_HORIZON}
         ORDER BY tx_id DESC, position DESC LIMIT 1`,
     );
     const row = rows[0];
@@ -459,7 +504,7 @@ export class PostgresEventStore implements EventStore {
     const { rows } = await this.pool.query<{ n: string }>(
       `SELECT count(*) AS n FROM es_events
         WHERE (tx_id, position) > ($1::text::xid8, $2::bigint)
-          AND tx_id < es_read_horizon()`,
+          AND tx_id < ${READ_HORIZON}`,
       [after.commit.toString(), after.prepare.toString()],
     );
     return Number(rows[0]!.n);
@@ -467,7 +512,7 @@ export class PostgresEventStore implements EventStore {
 
   /**
    * Catch-up then live. A read sees only events whose transaction is older than every transaction still
-   * open in this database (es_read_horizon: one open in another database cannot write here and does not
+   * open in this database (READ_HORIZON: one open in another database cannot write here and does not
    * count), so an event can be committed and yet invisible for as long as an older transaction stays open. When this process knows of such an event (its own append, or another
    * process's announced by NOTIFY) and the read did not reach it, the subscriber looks again after a
    * short backoff (1 ms doubling up to 20 ms) instead of sleeping: PostgreSQL tells nobody when a

@@ -4,7 +4,7 @@ import { openTestStore, testEvent as event, type TestStore } from '../../test/ev
 import { type Position, type RecordedEvent, START } from './event-store.port';
 
 /**
- * The readers' horizon (es_read_horizon): events are read below the oldest transaction still open in this
+ * The readers' horizon (READ_HORIZON in postgres-event-store.ts): events are read below the oldest transaction still open in this
  * database. One open in another database of the same server cannot write here and no longer hides
  * anything; one open here still does, whatever it is, so no event is ever read past and skipped.
  *

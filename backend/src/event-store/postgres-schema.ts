@@ -13,7 +13,8 @@ export const EXPECTED_STREAM_EXISTS = -3;
  * The event store's tables and its append function. Idempotent: run at every start.
  *
  * Global order: every event carries the id of the transaction that wrote it. Readers only read events
- * whose transaction id is below the oldest transaction still running in this database (es_read_horizon),
+ * whose transaction id is below the oldest transaction still running in this database (READ_HORIZON in
+ * postgres-event-store.ts),
  * and order by (transaction id, position). An event can therefore never appear behind a position a reader
  * has passed, however the writers' commits interleave.
  */
@@ -37,25 +38,6 @@ CREATE TABLE IF NOT EXISTS es_events (
 );
 
 CREATE INDEX IF NOT EXISTS es_events_global_order ON es_events (tx_id, position);
-
--- Readers read events whose transaction id is below this horizon: the oldest transaction id that the
--- query's snapshot sees running, leaving out those known to run in another database (they cannot write
--- here), or the snapshot's xmax when none is left. pg_snapshot_xmin alone would be the oldest running on
--- the whole server: a transaction open in another database would hide every later append. A transaction
--- is left out only on positive evidence (pg_stat_activity shows its id in another database; a backend's
--- database never changes); one that ended meanwhile, a prepared one or one of a process without a
--- database stays in, which only holds the horizon back. STABLE: it runs with the calling query's snapshot.
-CREATE OR REPLACE FUNCTION es_read_horizon() RETURNS xid8
-LANGUAGE sql STABLE AS $fn$
-  SELECT coalesce(
-    (SELECT min(x.id) FROM pg_snapshot_xip(s.snap) AS x(id)
-      WHERE x.id::xid NOT IN (
-        SELECT a.backend_xid FROM pg_stat_get_activity(NULL) AS a
-         WHERE a.backend_xid IS NOT NULL
-           AND a.datid <> (SELECT d.oid FROM pg_database AS d WHERE d.datname = current_database()))),
-    pg_snapshot_xmax(s.snap))
-  FROM (SELECT pg_current_snapshot() AS snap) AS s
-$fn$;
 
 -- The body of an append, once the stream's lock is held: moves the stream's revision, checks the expected
 -- revision, inserts the events. Called by es_append and es_append_numbered only.
