@@ -135,11 +135,13 @@ async function main(): Promise<void> {
         const stream = `ticket-${round}-${writer}-${Math.floor(i / STREAM_LENGTH)}`;
         const revision = (revisions.get(stream) ?? -1) + 1;
         const { data, metadata } = payload(i);
-        await baselinePool.query(
-          `INSERT INTO baseline_events (event_id, stream_id, stream_revision, type, data, metadata)
+        // A named statement, as the store's appends are: parsed and planned once per connection.
+        await baselinePool.query({
+          name: 'baseline_insert',
+          text: `INSERT INTO baseline_events (event_id, stream_id, stream_revision, type, data, metadata)
            VALUES ($1, $2, $3, $4, $5, $6)`,
-          [randomUUID(), stream, revision, 'TicketCreated', JSON.stringify(data), JSON.stringify(metadata)],
-        );
+          values: [randomUUID(), stream, revision, 'TicketCreated', JSON.stringify(data), JSON.stringify(metadata)],
+        });
         revisions.set(stream, revision);
       });
     };

@@ -5,7 +5,7 @@
  *
  * `POST /api/support-request` against the whole app (`createApp`, as `main.ts` builds it, listening on a
  * loopback port), beside a minimal HTTP server in this script that parses the same body and only INSERTs
- * the same event row (the limit of this stack on this machine). 8 keep-alive connections, BENCH_SECONDS
+ * the same event row, as a named statement like the app's (the limit of this stack on this machine). 8 keep-alive connections, BENCH_SECONDS
  * (default 20) per measurement, each visitor without a cookie (a new session each, as real visitors).
  * Then both again while a foreign transaction (100 ms, with a transaction id) opens every 200 ms in
  * another database: readers on the whole server cannot see commits newer than it while it is open.
@@ -341,12 +341,14 @@ async function main(): Promise<void> {
           occurredAt: new Date().toISOString(),
           schemaVersion: 1,
         };
+        // A named statement, as the app's statements are (backend/src/database/prepared-statements.ts).
         baselinePool
-          .query<{ position: string }>(
-            `INSERT INTO baseline_events (event_id, stream_id, stream_revision, type, data, metadata)
+          .query<{ position: string }>({
+            name: 'baseline_insert',
+            text: `INSERT INTO baseline_events (event_id, stream_id, stream_revision, type, data, metadata)
              VALUES ($1, $2, 0, 'TicketCreated', $3, $4) RETURNING position`,
-            [randomUUID(), `ticket-${randomUUID()}`, JSON.stringify(data), JSON.stringify(metadata)],
-          )
+            values: [randomUUID(), `ticket-${randomUUID()}`, JSON.stringify(data), JSON.stringify(metadata)],
+          })
           .then(({ rows }) => {
             res.writeHead(201, { 'Content-Type': 'application/json' });
             res.end(JSON.stringify({ id: Number(rows[0]!.position) }));

@@ -1,6 +1,7 @@
 import { Pool, types } from 'pg';
 import type { AppConfig } from '../config/config';
 import { EmbeddedPostgres } from './embedded-postgres';
+import { namePoolStatements } from './prepared-statements';
 
 // int8 values (counts, sequence ids) arrive as strings unless told otherwise; ids fit in a JS number.
 types.setTypeParser(types.builtins.INT8, (value) => {
@@ -41,6 +42,9 @@ export async function openDatabase(config: AppConfig, dataDir?: string): Promise
     }
     const url = withSchema(config.DATABASE_URL, schema);
     const pool = new Pool({ connectionString: url, max: config.DATABASE_POOL_SIZE });
+    // Parameterized statements run as named (prepared) ones: parsed and planned once per connection. Not on
+    // the embedded database, whose protocol layer loses track of a named statement whose first run failed.
+    namePoolStatements(pool);
     await pool.query('SELECT 1');
     return { kind: 'postgres', pool, url, close: () => pool.end() };
   }

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Logger } from '@nestjs/common';
 import type { EventMetadata } from '@ppr/contracts';
 import { comparePositions, formatPosition, parsePosition, type Queryable, Wakeup } from '@ppr/projections';
@@ -28,9 +28,9 @@ const NOTIFY_CHANNEL = 'es_appended';
  * is left out only on positive evidence (pg_stat_activity shows its id in another database; a backend's
  * database never changes); one that ended meanwhile, a prepared one or one of a process without a
  * database stays in, which only holds the horizon back. A scalar subquery of the reading statement, so it
- * uses that statement's snapshot, is planned with it (a named statement plans it once per connection) and
- * is evaluated once per read. pg_stat_activity must be read after the snapshot was taken: true of a
- * statement of its own; in a transaction, see `readAllUsing`.
+ * uses that statement's snapshot, is planned with it and is evaluated once per read. pg_stat_activity
+ * must be read after the snapshot was taken: true of a statement of its own; in a transaction, see
+ * `readAllUsing`.
  */
 const READ_HORIZON = `(SELECT coalesce(
     (SELECT min(x.id) FROM pg_snapshot_xip(s.snap) AS x(id)
@@ -40,26 +40,6 @@ const READ_HORIZON = `(SELECT coalesce(
            AND a.datid <> (SELECT d.oid FROM pg_database AS d WHERE d.datname = current_database()))),
     pg_snapshot_xmax(s.snap))
   FROM (SELECT pg_current_snapshot() AS snap) AS s)`;
-
-/** The gated append's statement: named on PostgreSQL (its text depends on the gate, so by its hash). */
-function gatedStatement(
-  adapter: 'postgres' | 'embedded',
-  text: string,
-  values: unknown[],
-): { name?: string; text: string; values: unknown[] } {
-  return adapter === 'postgres' ? { name: statementName('es_gated', text), text, values } : { text, values };
-}
-
-/** A name for a statement whose text is built at run time (a named statement is parsed and planned once per connection). */
-const statementNames = new Map<string, string>();
-function statementName(prefix: string, text: string): string {
-  let name = statementNames.get(text);
-  if (name === undefined) {
-    name = `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
-    statementNames.set(text, name);
-  }
-  return name;
-}
 
 /**
  * While an event this process knows is committed cannot be seen yet (an older transaction is still open
@@ -426,12 +406,11 @@ export class PostgresEventStore implements EventStore {
               text: `SELECT stream_number, next_revision, tx_id, last_position FROM ${call}`,
               values,
             }
-          : gatedStatement(
-              this.adapter,
+          : {
               // The gate's row is materialized first (its counts written). The append is a subquery in the THEN
               // branch of a CASE: PostgreSQL evaluates that branch only for an allowed row (a filter on a
               // lateral join would not do: it may be checked after the function ran).
-              `WITH ${gate.ctes}, gate AS MATERIALIZED (${gate.select})
+              text: `WITH ${gate.ctes}, gate AS MATERIALIZED (${gate.select})
                 SELECT gate, appended[1] AS stream_number, appended[2] AS next_revision, appended[3] AS tx_id,
                        appended[4] AS last_position
                   FROM (SELECT to_jsonb(g) AS gate,
@@ -441,7 +420,7 @@ export class PostgresEventStore implements EventStore {
                                ) END AS appended
                           FROM gate g) AS r`,
               values,
-            ),
+            },
       )
       .catch((error: unknown) => {
         throw appendError(error, `${allocation.streamPrefix}{${allocation.sequence}}`, 'no_stream');
@@ -482,11 +461,7 @@ export class PostgresEventStore implements EventStore {
         ORDER BY tx_id, position
         LIMIT $3`;
     const values = [after.commit.toString(), after.prepare.toString(), limit];
-    // Named on the pool (PostgreSQL only, see appendWith): the subscribers' read is parsed and planned once per connection.
-    const { rows } =
-      db === this.pool && this.adapter === 'postgres'
-        ? await this.pool.query<EventRow>({ name: 'es_read_all', text, values })
-        : await db.query<EventRow>(text, values);
+    const { rows } = await db.query<EventRow>(text, values);
     return rows.map(toRecorded);
   }
 

@@ -189,7 +189,7 @@ export class MailService implements OnApplicationShutdown {
            sent_at = CASE WHEN v.status = 'failed' THEN m.sent_at ELSE now() END,
            error = CASE WHEN v.status = 'failed' THEN v.error ELSE m.error END
        FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS v(id, status, message_id, error)
-       WHERE m.id = v.id`,
+       WHERE m.id = v.id AND m.id = ANY($1::bigint[])`,
       values: [
         outcomes.map((outcome) => outcome.id),
         outcomes.map((outcome) => outcome.status),

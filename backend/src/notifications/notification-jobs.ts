@@ -183,7 +183,7 @@ export function markJobsStatement(outcomes: readonly JobOutcome[]): { readonly t
            next_attempt_at = CASE WHEN v.error IS NULL OR v.retry_ms IS NULL THEN j.next_attempt_at
                                   ELSE now() + make_interval(secs => v.retry_ms / 1000) END
        FROM unnest($1::text[], $2::int[], $3::text[], $4::float8[]) AS v(key, attempts, error, retry_ms)
-       WHERE j.idempotency_key = v.key`,
+       WHERE j.idempotency_key = v.key AND j.idempotency_key = ANY($1::text[])`,
     values: [
       outcomes.map((outcome) => outcome.key),
       outcomes.map((outcome) => outcome.attempts),
