@@ -3,8 +3,12 @@ import type { Pool, PoolClient } from 'pg';
 
 /** A text is named from its second use: one-off statements (setup, DDL) are not kept on the server. */
 export const NAME_FROM_USE = 2;
-/** At most this many texts get a name (each connection keeps at most as many prepared statements). */
-export const MAX_NAMED_TEXTS = 1000;
+/**
+ * At most this many texts get a name: each connection keeps at most as many prepared statements, and the
+ * server keeps each one's plan in that connection's memory. The app's statements are well under it; texts
+ * that vary (an IN list of another length) stop being named once it is reached.
+ */
+export const MAX_NAMED_TEXTS = 300;
 /** At most this many texts are counted while they wait for their second use. */
 const MAX_COUNTED_TEXTS = 5000;
 
