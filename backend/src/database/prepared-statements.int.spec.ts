@@ -82,6 +82,15 @@ maybe(url ? 'named statements on PostgreSQL' : 'skipped: DATABASE_URL is not set
         client.query(text, [1], (error, result) => (error ? reject(error) : resolve(result.rows))),
       );
       expect(viaCallback).toEqual([{ label: 'one' }]);
+      // A config object carrying its own callback (pg's older form) runs as it is, unnamed.
+      const viaConfigCallback = await new Promise<unknown>((resolve, reject) =>
+        (client.query as unknown as (config: object) => void)({
+          text,
+          values: [2],
+          callback: (error: Error | null, result: { rows: unknown[] }) => (error ? reject(error) : resolve(result.rows)),
+        }),
+      );
+      expect(viaConfigCallback).toEqual([{ label: 'two' }]);
     } finally {
       client.release();
     }

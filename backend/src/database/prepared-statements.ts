@@ -65,6 +65,7 @@ interface QueryConfigLike {
   readonly values?: unknown[];
   readonly name?: string;
   readonly submit?: unknown;
+  readonly callback?: unknown;
 }
 
 function isCachedPlanChange(error: unknown): boolean {
@@ -109,7 +110,8 @@ export function namePreparedStatements(client: PoolClient, names: StatementNames
       config !== null &&
       typeof (config as QueryConfigLike).text === 'string' &&
       (config as QueryConfigLike).name === undefined &&
-      (config as QueryConfigLike).submit === undefined
+      (config as QueryConfigLike).submit === undefined &&
+      (config as QueryConfigLike).callback === undefined
     ) {
       const given = config as QueryConfigLike;
       text = given.text;
