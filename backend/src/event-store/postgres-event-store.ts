@@ -488,7 +488,8 @@ export class PostgresEventStore implements EventStore {
   /**
    * Catch-up then live. A read sees only events whose transaction is older than every transaction still
    * open in this database (READ_HORIZON: one open in another database cannot write here and does not
-   * count), so an event can be committed and yet invisible for as long as an older transaction stays open. When this process knows of such an event (its own append, or another
+   * count), so an event can be committed and yet invisible for as long as an older transaction stays
+   * open. When this process knows of such an event (its own append, or another
    * process's announced by NOTIFY) and the read did not reach it, the subscriber looks again after a
    * short backoff (1 ms doubling up to 20 ms) instead of sleeping: PostgreSQL tells nobody when a
    * transaction ends, so this is as close to "wake when the blocking transaction ends" as it allows. Only

@@ -14,9 +14,8 @@ export const EXPECTED_STREAM_EXISTS = -3;
  *
  * Global order: every event carries the id of the transaction that wrote it. Readers only read events
  * whose transaction id is below the oldest transaction still running in this database (READ_HORIZON in
- * postgres-event-store.ts),
- * and order by (transaction id, position). An event can therefore never appear behind a position a reader
- * has passed, however the writers' commits interleave.
+ * postgres-event-store.ts), and order by (transaction id, position). An event can therefore never appear
+ * behind a position a reader has passed, however the writers' commits interleave.
  */
 export const EVENT_STORE_DDL = `
 CREATE TABLE IF NOT EXISTS es_streams (
