@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventMetadata } from '@ppr/contracts';
+import { Client } from 'pg';
 import { loadConfig } from '../src/config/config';
 import { openDatabase, type Database } from '../src/database/database';
 import type { NewEvent } from '../src/event-store/event-store.port';
@@ -45,6 +46,29 @@ export async function openTestStore(
       await store.close();
       await db.close();
       await schema.drop();
+    },
+  };
+}
+
+/** The same server as `connectionString`, another database (postgres, or template1 when that is this one). */
+export function otherDatabase(connectionString: string): string {
+  const parsed = new URL(connectionString);
+  parsed.pathname = parsed.pathname === '/postgres' ? '/template1' : '/postgres';
+  parsed.searchParams.delete('options');
+  return parsed.toString();
+}
+
+/** A session holding a transaction open with a transaction id: in every snapshot's running list until `end`. */
+export async function openTransaction(connectionString: string): Promise<{ readonly client: Client; end(): Promise<void> }> {
+  const client = new Client({ connectionString });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query('SELECT pg_current_xact_id()');
+  return {
+    client,
+    async end() {
+      await client.query('ROLLBACK');
+      await client.end();
     },
   };
 }

@@ -1,7 +1,7 @@
 import { PROJECTION_RUNNER } from '../projections/projections.tokens';
 import type { ProjectionRunner } from '@ppr/projections';
-import { Client } from 'pg';
 import request from 'supertest';
+import { openTransaction, otherDatabase } from '../../test/event-store-fixtures';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { PostgresEventStore } from './postgres-event-store';
 
@@ -32,23 +32,6 @@ const valid = {
 
 const url = process.env.DATABASE_URL;
 const maybe = url ? describe : describe.skip;
-
-/** The same server, another database: where a foreign transaction lives. */
-function otherDatabase(connectionString: string): string {
-  const parsed = new URL(connectionString);
-  parsed.pathname = parsed.pathname === '/postgres' ? '/template1' : '/postgres';
-  parsed.searchParams.delete('options');
-  return parsed.toString();
-}
-
-/** A session on `connectionString` holding a transaction open with a transaction id. */
-async function openTransaction(connectionString: string): Promise<Client> {
-  const client = new Client({ connectionString });
-  await client.connect();
-  await client.query('BEGIN');
-  await client.query('SELECT pg_current_xact_id()');
-  return client;
-}
 
 maybe(
   url
@@ -96,12 +79,11 @@ maybe(
         expect(response.status).toBe(201);
         expect(outcomes).toEqual([true]);
         // Still open: the answer did not wait for it to end.
-        const still = await foreign.query<{ open: boolean }>('SELECT pg_current_xact_id_if_assigned() IS NOT NULL AS open');
+        const still = await foreign.client.query<{ open: boolean }>('SELECT pg_current_xact_id_if_assigned() IS NOT NULL AS open');
         expect(still.rows[0]!.open).toBe(true);
         const summary = await agent.get(`/api/ticket/${response.body.id}`).expect(200);
         expect(summary.body).toMatchObject({ id: response.body.id, paymentStatus: 'pending' });
       } finally {
-        await foreign.query('ROLLBACK');
         await foreign.end();
       }
     });
@@ -129,7 +111,6 @@ maybe(
         while (store.stats.invisibleRetries === retriesBefore && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
         expect(answered).toBe(false);
       } finally {
-        await local.query('ROLLBACK');
         await local.end();
       }
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
-import { openTestStore, testEvent as event, type TestStore } from '../../test/event-store-fixtures';
+import { openTestStore, openTransaction, otherDatabase, testEvent as event, type TestStore } from '../../test/event-store-fixtures';
 import { type Position, type RecordedEvent, START } from './event-store.port';
 
 /**
@@ -16,29 +15,6 @@ jest.setTimeout(60_000);
 
 const url = process.env.DATABASE_URL;
 const maybe = url ? describe : describe.skip;
-
-/** The same server, another database. */
-function otherDatabase(connectionString: string): string {
-  const parsed = new URL(connectionString);
-  parsed.pathname = parsed.pathname === '/postgres' ? '/template1' : '/postgres';
-  parsed.searchParams.delete('options');
-  return parsed.toString();
-}
-
-/** A session holding a transaction open with a transaction id (so it is in every snapshot's running list). */
-async function openTransaction(connectionString: string): Promise<{ client: Client; end: () => Promise<void> }> {
-  const client = new Client({ connectionString });
-  await client.connect();
-  await client.query('BEGIN');
-  await client.query('SELECT pg_current_xact_id()');
-  return {
-    client,
-    async end() {
-      await client.query('ROLLBACK');
-      await client.end();
-    },
-  };
-}
 
 maybe(url ? 'the readers’ horizon on PostgreSQL' : 'skipped: DATABASE_URL is not set (the embedded database has one session)', () => {
   let opened: TestStore;
