@@ -24,12 +24,13 @@ export interface NestedRateLimitResult {
 /**
  * The upsert's tail, for `INSERT INTO rate_limits AS r ... VALUES/SELECT (key, now(), 1)` with the window in
  * seconds as $2: one more hit in the current window (a window that has ended starts again), returning the
- * hits and the seconds left.
+ * hits and the seconds left. The seconds left are at most the window: a transaction whose now() was taken
+ * before a concurrent one opened the window would otherwise count a little more.
  */
 const COUNT_ONE_MORE = `ON CONFLICT (key) DO UPDATE SET
          hits = CASE WHEN r.window_start <= now() - make_interval(secs => $2) THEN 1 ELSE r.hits + 1 END,
          window_start = CASE WHEN r.window_start <= now() - make_interval(secs => $2) THEN now() ELSE r.window_start END
-       RETURNING hits, ceil(extract(epoch FROM (window_start + make_interval(secs => $2) - now())))::int AS retry`;
+       RETURNING hits, least(ceil(extract(epoch FROM (window_start + make_interval(secs => $2) - now()))), $2)::int AS retry`;
 
 function result(row: { hits: number; retry: number }, limit: number): RateLimitResult {
   return { hits: row.hits, allowed: row.hits <= limit, retryAfterSeconds: Math.max(1, row.retry) };
