@@ -82,6 +82,28 @@ export class MailService implements OnApplicationShutdown {
   }
 
   /**
+   * Delivers a message whose pending row another statement wrote (`pendingRowsFrom`), without writing its
+   * outcome: as `sendUnrecorded` once that row is in. The caller must have the row's key to itself (the
+   * notifications worker, under its lock), as for `resumeInterrupted`.
+   */
+  deliverPending(id: number, message: MailMessage): Promise<{ readonly result: MailOutcome; readonly outcome: MailLogOutcome }> {
+    return this.deliver(id, message);
+  }
+
+  /**
+   * An INSERT of pending rows of the mail log, one per row of `relation` (a CTE of the caller's statement with
+   * the columns idempotency_key, kind, to_address, subject, text_body, html_body), with the transport named
+   * by the parameter `transport` (`transportName`). A key already in the log is left alone. It lets an
+   * outbox write its jobs and their rows of the log in one statement, one commit instead of two; the rows
+   * are what `send` would write before the attempt.
+   */
+  static pendingRowsFrom(relation: string, transport: string): string {
+    return `INSERT INTO mail_messages (idempotency_key, kind, to_address, subject, text_body, html_body, transport, status)
+       SELECT idempotency_key, kind, to_address, subject, text_body, html_body, ${transport}::text, 'pending' FROM ${relation}
+       ON CONFLICT (idempotency_key) DO NOTHING`;
+  }
+
+  /**
    * Several messages that go together (a marketing campaign's batch): their pending rows in one statement,
    * every delivery at once (the transport's pool bounds the connections), and their outcomes RECORD_EVERY at a
    * time as they come, instead of a write for each. Each row is still committed before its SMTP exchange, so a

@@ -17,6 +17,11 @@ export interface NotificationJob {
   readonly customer: boolean;
   readonly attempts: number;
   readonly appendedAt: Date;
+  /**
+   * The job's row of the mail log when it is pending with this process's transport (the saga wrote it with
+   * the job, or an attempt was interrupted): the attempt delivers under it without writing it first.
+   */
+  readonly pendingMailId?: number | null;
 }
 
 /** What one attempt at a job came to: sent (error null), or failed with a retry after `retryInMs` or for good (null). */
@@ -43,6 +48,7 @@ interface JobRow {
   customer_email: boolean;
   attempts: number;
   appended_at: Date;
+  mail_id?: string | null;
 }
 
 const COLUMNS = `idempotency_key, event_id, kind, ticket_id, user_id, to_address, subject, html_body, text_body, message_id,
@@ -63,6 +69,7 @@ function toJob(row: JobRow): NotificationJob {
     customer: row.customer_email,
     attempts: row.attempts,
     appendedAt: row.appended_at,
+    ...(row.mail_id === undefined ? {} : { pendingMailId: row.mail_id === null ? null : Number(row.mail_id) }),
   };
 }
 
@@ -128,21 +135,24 @@ export class NotificationJobs {
   }
 
   /**
-   * Up to `limit` pending jobs that are due, oldest first, leaving out `exclude` (those being sent), and in
-   * the same statement the milliseconds until the next pending job that is not due yet (null: none), so the
-   * outbox worker knows how long it may sleep without asking again.
+   * Up to `limit` pending jobs that are due, oldest first, leaving out `exclude` (those being sent), each
+   * with its pending row of the mail log written with `transport` if there is one; and in the same
+   * statement the milliseconds until the next pending job that is not due yet (null: none), so the outbox
+   * worker knows how long it may sleep without asking again.
    */
-  async due(limit: number, exclude: readonly string[]): Promise<{ jobs: NotificationJob[]; nextInMs: number | null }> {
+  async due(limit: number, exclude: readonly string[], transport: string): Promise<{ jobs: NotificationJob[]; nextInMs: number | null }> {
     const { rows } = await this.pool.query<Partial<JobRow> & { next_ms: number | null }>(
-      `SELECT n.next_ms, j.* FROM (
+      `SELECT n.next_ms, j.*, m.id AS mail_id FROM (
          SELECT (extract(epoch FROM min(next_attempt_at) - now()) * 1000)::float8 AS next_ms FROM notification_jobs
           WHERE status = 'pending' AND next_attempt_at > now() AND NOT (idempotency_key = ANY($2::text[]))
        ) n LEFT JOIN LATERAL (
-         SELECT ${COLUMNS} FROM notification_jobs
+         SELECT ${COLUMNS}, next_attempt_at AS job_next_at, created_at AS job_created_at FROM notification_jobs
           WHERE status = 'pending' AND next_attempt_at <= now() AND NOT (idempotency_key = ANY($2::text[]))
           ORDER BY next_attempt_at, created_at LIMIT $1
-       ) j ON true`,
-      [limit, exclude],
+       ) j ON true
+       LEFT JOIN mail_messages AS m ON m.idempotency_key = j.idempotency_key AND m.status = 'pending' AND m.transport = $3
+       ORDER BY j.job_next_at, j.job_created_at`,
+      [limit, exclude, transport],
     );
     const next = rows[0]?.next_ms;
     return {

@@ -113,7 +113,7 @@ export class NotificationSagas {
       // When the worker may next have something to do, besides being woken: the next retry, or the idle poll.
       let next = IDLE_POLL_MS;
       if (room > 0) {
-        const { jobs: due, nextInMs } = await this.jobs.due(room, [...this.inFlight.keys()]);
+        const { jobs: due, nextInMs } = await this.jobs.due(room, [...this.inFlight.keys()], this.sender.mailTransport);
         for (const job of due) {
           const sending = this.sender
             .attempt(job, this.policy)

@@ -4,6 +4,9 @@ import { GroupWriter, type MailLogOutcome, MailService } from '../mail/mail.serv
 import { DuplicateEventError, type EventStore, type NewEvent, type Position, type SqlWrite } from '../event-store/event-store.port';
 import { type JobOutcome, markJobsStatement, type NotificationJob, type NotificationJobs, nameUuid } from './notification-jobs';
 
+/** How long an attempt's record waits for those of other sends to share their commit. */
+const RECORD_LINGER_MS = 5;
+
 export interface AttemptResult {
   readonly success: boolean;
   readonly error: string | null;
@@ -60,12 +63,21 @@ export class NotificationSender {
     private readonly jobs: NotificationJobs,
   ) {}
 
-  /** The attempts' events and job updates of concurrent sends, written together (see GroupWriter). */
-  private readonly recorder = new GroupWriter<Recording, Recorded>((items) => this.recordMany(items));
+  /**
+   * The attempts' events and job updates of concurrent sends, written together (see GroupWriter). The sends of
+   * one batch of jobs end a moment apart: their records wait RECORD_LINGER_MS for one another (nobody waits
+   * for them but the job's slot in the worker).
+   */
+  private readonly recorder = new GroupWriter<Recording, Recorded>((items) => this.recordMany(items), { lingerMs: RECORD_LINGER_MS });
+
+  /** The transport the mail log's rows name (see NotificationJobs.due). */
+  get mailTransport(): string {
+    return this.mail.transportName;
+  }
 
   async attempt(job: NotificationJob, policy: RetryPolicy): Promise<AttemptResult> {
     const attempt = job.attempts + 1;
-    const { result: outcome, outcome: mail } = await this.mail.sendUnrecorded({
+    const message = {
       kind: job.kind,
       to: job.to,
       subject: job.subject,
@@ -74,7 +86,11 @@ export class NotificationSender {
       idempotencyKey: job.key,
       messageId: job.messageId,
       resumeInterrupted: true,
-    });
+    };
+    // A pending row of the log (written with the job, or left by an interrupted attempt) is delivered under;
+    // otherwise the mail service writes the row first, or answers a key it has already dealt with.
+    const { result: outcome, outcome: mail } =
+      job.pendingMailId != null ? await this.mail.deliverPending(job.pendingMailId, message) : await this.mail.sendUnrecorded(message);
     const error = outcome.status === 'failed' ? outcome.error : null;
     const retry = error !== null && attempt < policy.maxAttempts ? policy.baseDelayMs * 2 ** (attempt - 1) : null;
     const recorded = await this.recorder.submit({

@@ -32,6 +32,14 @@ async function jobStatus(t: TestApp, email: string): Promise<string | undefined>
   return rows.length === 1 ? rows[0]!.status : undefined;
 }
 
+async function mailRows(t: TestApp, email: string): Promise<{ id: string; status: string; transport: string }[]> {
+  const { rows } = await t.db.pool.query<{ id: string; status: string; transport: string }>(
+    'SELECT id::text, status, transport FROM mail_messages WHERE to_address = $1 ORDER BY id',
+    [email],
+  );
+  return rows;
+}
+
 describe('ticket emails across crashes and restarts', () => {
   let database: Awaited<ReturnType<typeof sharedDatabase>>;
   const servers: TestSmtpServer[] = [];
@@ -60,6 +68,9 @@ describe('ticket emails across crashes and restarts', () => {
     await seedTickets(first, [[seed('TicketCreated', created({ email }), new Date())]]);
     // The saga turned the event into a job and the send is in progress, never accepted: stop the app there.
     await waitFor(() => (stuck.held > 0 ? true : undefined));
+    // The saga wrote the job's row of the mail log with the job; the attempt went on under it.
+    const pending = await mailRows(first, email);
+    expect(pending).toEqual([{ id: expect.any(String), status: 'pending', transport: 'smtp' }]);
     await first.close();
     await stuck.close();
 
@@ -71,6 +82,8 @@ describe('ticket emails across crashes and restarts', () => {
     // The SMTP server has the message before the sender's job row says so: wait for the one job to be sent.
     expect(await waitFor(async () => ((await jobStatus(second, email)) === 'sent' ? true : undefined))).toBe(true);
     expect(smtp.inbox.filter((m) => m.envelopeTo.includes(email))).toHaveLength(1);
+    // The same row of the log, delivered.
+    expect(await mailRows(second, email)).toEqual([{ id: pending[0]!.id, status: 'sent', transport: 'smtp' }]);
 
     // Replaying every projection rebuilds the read side only: no email is sent again. A ticket created after the
     // replay is the barrier: the saga follows the store in order, so once its email arrives nothing else is coming.
@@ -81,6 +94,27 @@ describe('ticket emails across crashes and restarts', () => {
     expect(smtp.inbox.map((m) => m.envelopeTo[0]).sort()).toEqual([email, barrier].sort());
     const { rows } = await second.db.pool.query(`SELECT 1 FROM email_notifications WHERE email_to = $1 AND success`, [email]);
     expect(rows).toHaveLength(1);
+    // The next run opens the database again (the embedded one belongs to one process at a time).
+    apps.splice(apps.indexOf(second), 1);
+    await second.close();
+  });
+
+  it('an email interrupted under one transport is sent again under the transport of the restarted app, in its row', async () => {
+    const stuck = await smtpServer();
+    stuck.holding = true;
+    const first = await openApp(database.env, stuck);
+    const email = customerEmail();
+    await seedTickets(first, [[seed('TicketCreated', created({ email }), new Date())]]);
+    await waitFor(() => (stuck.held > 0 ? true : undefined));
+    const [pending] = await mailRows(first, email);
+    await first.close();
+    await stuck.close();
+
+    // Restarted without SMTP: the message is logged, and its row says by which transport.
+    const second = await openTestApp({ MAIL_FROM: 'Potomac PC Repair <support@potomacpc.example>', ...database.env });
+    apps.push(second);
+    expect(await waitFor(async () => ((await jobStatus(second, email)) === 'sent' ? true : undefined))).toBe(true);
+    expect(await mailRows(second, email)).toEqual([{ id: pending!.id, status: 'logged', transport: 'log' }]);
   });
 });
 

@@ -41,6 +41,7 @@ import { TICKET_EMAILS_SAGA, TicketEmailsSaga } from './sagas/ticket-emails.saga
           staffEmails: config.STAFF_ALERT_EMAILS,
           baseUrl: (config.APP_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
           messageIdDomain: messageIdDomain(config.MAIL_FROM),
+          mailTransport: sender.mailTransport,
         };
         const lock = db.kind === 'postgres' ? new AdvisorySagaLock(db.url, TICKET_EMAILS_SAGA) : new SingleProcessSagaLock();
         return new NotificationSagas((onJobs) => new TicketEmailsSaga(db.pool, store, options, onJobs), jobs, sender, lock, {

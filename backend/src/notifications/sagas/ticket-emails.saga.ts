@@ -9,6 +9,7 @@ import {
   type RecordedEvent,
   START,
 } from '../../event-store/event-store.port';
+import { MailService } from '../../mail/mail.service';
 import { insertJobsStatement, jobKey, jobMessageId, type NewNotificationJob } from '../notification-jobs';
 import { renderEmail } from '../templates/ticket-emails';
 import { type PlanOptions, planTicketEmails, TICKET_EMAIL_EVENTS } from './ticket-emails.plan';
@@ -23,6 +24,8 @@ const MAX_BATCH = 500;
 export interface SagaOptions extends PlanOptions {
   /** The domain part of Message-IDs. */
   readonly messageIdDomain: string;
+  /** The mail transport's name, for the jobs' pending rows of the mail log (MailService.transportName). */
+  readonly mailTransport: string;
 }
 
 /**
@@ -156,7 +159,10 @@ export class TicketEmailsSaga {
     }
   }
 
-  /** The jobs and the checkpoint, in one statement (one round trip, one commit). */
+  /**
+   * The jobs, their pending rows of the mail log (what the mail service would write before each attempt: the
+   * worker then delivers under them) and the checkpoint, in one statement (one round trip, one commit).
+   */
   private async commit(jobs: readonly NewNotificationJob[], position: Position): Promise<void> {
     const checkpoint = (name: string, at: string): string =>
       `INSERT INTO notification_checkpoints (name, position, updated_at) VALUES (${name}, ${at}, now())
@@ -166,11 +172,12 @@ export class TicketEmailsSaga {
       return;
     }
     const insert = insertJobsStatement(jobs);
-    await this.pool.query(`WITH inserted AS (${insert.text}) ${checkpoint('$14', '$15')}`, [
-      ...insert.values,
-      TICKET_EMAILS_SAGA,
-      formatPosition(position),
-    ]);
+    await this.pool.query(
+      `WITH inserted AS (${insert.text} RETURNING idempotency_key, kind, to_address, subject, text_body, html_body),
+       logged AS (${MailService.pendingRowsFrom('inserted', '$16')})
+       ${checkpoint('$14', '$15')}`,
+      [...insert.values, TICKET_EMAILS_SAGA, formatPosition(position), this.options.mailTransport],
+    );
   }
 }
 
