@@ -182,6 +182,14 @@ Client.prototype.query = function query(this: Client, config: unknown, ...rest: 
   return (originalQuery as (...args: unknown[]) => unknown).call(this, config, ...rest);
 } as typeof Client.prototype.query;
 
+/** With BENCH_STATEMENTS set: each statement shape's runs per request and its mean time, most frequent first. */
+function printShapes(requests: number): void {
+  for (const [shape, count] of [...shapes].sort((a, b) => b[1] - a[1])) {
+    const ms = (shapeMs.get(shape) ?? 0) / count;
+    out(`      ${(count / requests).toFixed(2).padStart(6)} x ${ms.toFixed(2).padStart(6)} ms  ${shape}`);
+  }
+}
+
 function sum(values: Record<Owner, number>, owners: readonly Owner[] = OWNERS): number {
   return owners.reduce((total, owner) => total + values[owner], 0);
 }
@@ -377,10 +385,7 @@ async function main(): Promise<void> {
     counting = false;
     out(`\nOne support request at a time (${SEQUENTIAL_REQUESTS} requests), what each costs the database:`);
     for (const text of describeTally(tally, SEQUENTIAL_REQUESTS)) out(text);
-    for (const [shape, count] of [...shapes].sort((a, b) => b[1] - a[1])) {
-      const ms = (shapeMs.get(shape) ?? 0) / count;
-      out(`      ${(count / SEQUENTIAL_REQUESTS).toFixed(2).padStart(6)} x ${ms.toFixed(2).padStart(6)} ms  ${shape}`);
-    }
+    printShapes(SEQUENTIAL_REQUESTS);
 
     // What the store's subscribers did (issue 10's counters; absent on a store without them).
     type Stats = Record<'subscriberReads' | 'invisibleRetries' | 'pollTimeouts' | 'notifiesSent' | 'notificationsReceived', number>;
@@ -390,6 +395,8 @@ async function main(): Promise<void> {
       const baseline = await load(baselinePort, SECONDS);
       await load(appPort.port, WARM_UP_SECONDS);
       tally = emptyTally();
+      shapes.clear();
+      shapeMs.clear();
       const before = stats ? { ...stats } : undefined;
       counting = true;
       const appRun = await load(appPort.port, SECONDS);
@@ -403,6 +410,7 @@ async function main(): Promise<void> {
       );
       out(`  under this load (requests answered: ${appRun.requests}):`);
       for (const text of describeTally(appTally, appRun.requests)) out(text);
+      printShapes(appRun.requests);
       if (stats && before) {
         const delta = (key: keyof Stats): string => (stats[key] - before[key]).toString();
         out(
