@@ -388,7 +388,16 @@ async function main(): Promise<void> {
     printShapes(SEQUENTIAL_REQUESTS);
 
     // What the store's subscribers did (issue 10's counters; absent on a store without them).
-    type Stats = Record<'subscriberReads' | 'invisibleRetries' | 'pollTimeouts' | 'notifiesSent' | 'notificationsReceived', number>;
+    type Stats = Record<
+      | 'subscriberReads'
+      | 'keptSegmentsTaken'
+      | 'readsSkipped'
+      | 'invisibleRetries'
+      | 'pollTimeouts'
+      | 'notifiesSent'
+      | 'notificationsReceived',
+      number
+    >;
     const stats = (app.get<object>(EVENT_STORE) as { stats?: Stats }).stats;
     const measure = async (label: string): Promise<{ baseline: Run; app: Run; appTally: Tally }> => {
       await load(baselinePort, WARM_UP_SECONDS);
@@ -415,7 +424,8 @@ async function main(): Promise<void> {
         const delta = (key: keyof Stats): string => (stats[key] - before[key]).toString();
         out(
           `    event store: ${delta('notifiesSent')} NOTIFY sent (coalesced), ${delta('notificationsReceived')} own notifications received, ` +
-            `${delta('subscriberReads')} subscriber reads, ${delta('invisibleRetries')} of them looking again for a committed event not yet visible, ${delta('pollTimeouts')} poll timeouts`,
+            `${delta('subscriberReads')} subscriber reads, ${delta('invisibleRetries')} of them looking again for a committed event not yet visible, ` +
+            `${delta('keptSegmentsTaken')} segments taken from another subscriber's read, ${delta('readsSkipped')} reads left out, ${delta('pollTimeouts')} poll timeouts`,
         );
       }
       return { baseline, app: appRun, appTally };

@@ -61,10 +61,31 @@ const NOTIFY_INTERVAL_MS = 5;
 const PRESENCE_INTERVAL_MS = 10_000;
 const PRESENCE_TTL_MS = 3 * PRESENCE_INTERVAL_MS;
 
+/**
+ * What subscribers read is kept a while for the others (see `subscribe`): segments of a read that returned at
+ * most this many events (a live read, not a catch-up batch), at most MAX_KEPT_EVENTS events in all, the
+ * oldest forgotten first.
+ */
+const MAX_SEGMENT_EVENTS = 200;
+const MAX_KEPT_EVENTS = 1000;
+
+/**
+ * The events a subscriber's read found after `after`: final (see `subscribe`), so any subscriber at `after`
+ * may take them instead of reading them again. `generation` is the wake-up generation the read began in.
+ */
+interface Segment {
+  readonly events: readonly RecordedEvent[];
+  readonly generation: number;
+}
+
 /** What the store's subscribers did, for tests and benchmarks. Counters only grow. */
 export interface PostgresEventStoreStats {
   /** Reads of the events table by subscribers (subscribers at the same place at the same time share one). */
   subscriberReads: number;
+  /** Events a subscriber took from what another subscriber of this process had read, without a statement. */
+  keptSegmentsTaken: number;
+  /** Reads a subscriber left out: a kept segment began after its wake-up and nothing was announced since. */
+  readsSkipped: number;
   /**
    * Times a subscriber found nothing new while an event known to be committed (appended here, or
    * announced by another process) was not yet visible, and looked again after a short backoff.
@@ -205,6 +226,9 @@ export class PostgresEventStore implements EventStore {
   private notifyInFlight = false;
   /** Subscribers' reads in flight, by where they read from: subscribers woken together share one. */
   private readonly sharedReads = new Map<string, { readonly generation: number; readonly rows: Promise<RecordedEvent[]> }>();
+  /** What subscribers' live reads found, by where they read from (formatPosition), oldest first. */
+  private readonly segments = new Map<string, Segment>();
+  private keptEvents = 0;
   /** The newest own append not yet announced by a NOTIFY. */
   private notifyPending: Position | null = null;
   /** When another store of this schema was last heard from (Date.now()); 0: never. */
@@ -213,6 +237,8 @@ export class PostgresEventStore implements EventStore {
   private closed = false;
   readonly stats: PostgresEventStoreStats = {
     subscriberReads: 0,
+    keptSegmentsTaken: 0,
+    readsSkipped: 0,
     invisibleRetries: 0,
     pollTimeouts: 0,
     notifiesSent: 0,
@@ -494,6 +520,14 @@ export class PostgresEventStore implements EventStore {
    * short backoff (1 ms doubling up to 20 ms) instead of sleeping: PostgreSQL tells nobody when a
    * transaction ends, so this is as close to "wake when the blocking transaction ends" as it allows. Only
    * with nothing pending does it wait for a wake-up or the poll interval.
+   *
+   * What a read finds is final: every event after the read's start and below its horizon, and no later
+   * commit can land among them (its transaction is at or above the horizon). So a live read's events are
+   * kept a while (see MAX_KEPT_EVENTS), and a subscriber at the same place later (one that lingers, or
+   * one that was busy) takes them without a statement. When the last segment it takes began after the
+   * wake-up this subscriber acted on, in the wake-up generation that is still current, and nothing known to
+   * be committed lies beyond it, a read now would find nothing more: the subscriber waits instead, as
+   * after an empty read. After a wait that ended with no wake-up (the poll, a backoff) it always reads.
    */
   async *subscribe(after: Position, options: SubscribeOptions = {}): AsyncIterable<RecordedEvent> {
     const batchSize = options.batchSize ?? 1000;
@@ -503,11 +537,44 @@ export class PostgresEventStore implements EventStore {
     let position = after;
     let backoff = 0;
     let woken = false;
+    /** The generation of this subscriber's last wait (-1: none yet), and whether it must read the table. */
+    let waitedIn = -1;
+    let mustRead = true;
+    const wait = async (ms: number, generation: number): Promise<void> => {
+      await this.wakeup.wait(ms, generation, signal);
+      woken = true;
+      waitedIn = generation;
+      mustRead = this.wakeup.current === generation;
+    };
     while (!signal?.aborted && !this.closed) {
       if (woken && linger > 0) await delay(linger, signal);
       woken = false;
+      const kept = this.segments.get(formatPosition(position));
+      if (kept) {
+        const events = kept.events.length > batchSize ? kept.events.slice(0, batchSize) : kept.events;
+        this.stats.keptSegmentsTaken++;
+        for (const event of events) {
+          if (signal?.aborted) return;
+          yield event;
+          position = event.position;
+        }
+        if (
+          events === kept.events &&
+          !mustRead &&
+          kept.generation > waitedIn &&
+          kept.generation === this.wakeup.current &&
+          !this.committedBeyond(position)
+        ) {
+          this.stats.readsSkipped++;
+          backoff = 0;
+          await wait(this.pollIntervalMs, kept.generation);
+          if (mustRead && !signal?.aborted && !this.closed) this.stats.pollTimeouts++;
+        }
+        continue;
+      }
       const generation = this.wakeup.current;
       const batch = await this.readShared(position, batchSize, generation);
+      mustRead = false;
       for (const event of batch) {
         if (signal?.aborted) return;
         yield event;
@@ -517,19 +584,41 @@ export class PostgresEventStore implements EventStore {
         backoff = 0;
         continue;
       }
-      const head = this.committedHead;
-      if (head && comparePositions(position, head) < 0) {
+      if (this.committedBeyond(position)) {
         // Committed, not visible yet: look again soon (a wake-up ends the wait earlier).
         backoff = batch.length > 0 || backoff === 0 ? 1 : Math.min(backoff * 2, INVISIBLE_MAX_BACKOFF_MS);
         this.stats.invisibleRetries++;
-        await this.wakeup.wait(backoff, generation, signal);
-        woken = true;
+        await wait(backoff, generation);
         continue;
       }
       backoff = 0;
-      await this.wakeup.wait(this.pollIntervalMs, generation, signal);
-      woken = true;
-      if (this.wakeup.current === generation && !signal?.aborted && !this.closed) this.stats.pollTimeouts++;
+      await wait(this.pollIntervalMs, generation);
+      if (mustRead && !signal?.aborted && !this.closed) this.stats.pollTimeouts++;
+    }
+  }
+
+  /** Whether this process knows of a committed event beyond `position` (its own append, or a NOTIFY's). */
+  private committedBeyond(position: Position): boolean {
+    return this.committedHead !== null && comparePositions(position, this.committedHead) < 0;
+  }
+
+  /** Keeps a live read's events for other subscribers (see `subscribe`); the oldest go first. */
+  private keep(after: Position, events: readonly RecordedEvent[], generation: number): void {
+    if (events.length === 0 || events.length > MAX_SEGMENT_EVENTS || this.closed) return;
+    const key = formatPosition(after);
+    const existing = this.segments.get(key);
+    // Two reads from one place: the later one found at least what the earlier one did.
+    if (existing && existing.generation >= generation) return;
+    if (existing) {
+      this.segments.delete(key);
+      this.keptEvents -= existing.events.length;
+    }
+    this.segments.set(key, { events, generation });
+    this.keptEvents += events.length;
+    for (const [oldest, segment] of this.segments) {
+      if (this.keptEvents <= MAX_KEPT_EVENTS) break;
+      this.segments.delete(oldest);
+      this.keptEvents -= segment.events.length;
     }
   }
 
@@ -549,7 +638,11 @@ export class PostgresEventStore implements EventStore {
     const forget = (): void => {
       if (this.sharedReads.get(key) === entry) this.sharedReads.delete(key);
     };
-    entry.rows.then(forget, forget);
+    entry.rows.then((rows) => {
+      forget();
+      // A full batch is a catch-up's: not kept (the next read goes on from its end anyway).
+      if (rows.length < limit) this.keep(after, rows, generation);
+    }, forget);
     return entry.rows;
   }
 
@@ -559,6 +652,8 @@ export class PostgresEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.segments.clear();
+    this.keptEvents = 0;
     this.wakeup.notify();
     clearInterval(this.presenceTimer);
     const listener = this.listener;
