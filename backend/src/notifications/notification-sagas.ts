@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { type NotificationJobs } from './notification-jobs';
+import { type NotificationJob, type NotificationJobs } from './notification-jobs';
 import type { NotificationSender, RetryPolicy } from './notification-sender';
 import type { SagaLock } from './sagas/saga-lock';
 import type { TicketEmailsSaga } from './sagas/ticket-emails.saga';
@@ -12,6 +12,8 @@ const IDLE_POLL_MS = 1000;
 const CONCURRENCY = 32;
 /** How long stopping waits for sends in flight before it lets them go. */
 const STOP_GRACE_MS = 3000;
+/** How long the worker remembers that a job finished (longer than any question to the table takes). */
+const FINISHED_MEMORY_MS = 60_000;
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -36,9 +38,15 @@ export class NotificationSagas {
   private running: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private readonly inFlight = new Map<string, Promise<unknown>>();
+  /** Jobs the saga has just committed, handed over so that the worker need not look for them. */
+  private handed: NotificationJob[] = [];
+  /** When (performance.now()) each job this worker attempted last finished, for FINISHED_MEMORY_MS. */
+  private readonly finishedAt = new Map<string, number>();
+  /** When the worker must next ask the table for due jobs (performance.now(); 0: at once). */
+  private askAt = 0;
 
   constructor(
-    private readonly saga: (onJobs: () => void) => TicketEmailsSaga,
+    private readonly saga: (onJobs: (jobs: readonly NotificationJob[]) => void) => TicketEmailsSaga,
     private readonly jobs: NotificationJobs,
     private readonly sender: NotificationSender,
     private readonly lock: SagaLock,
@@ -80,7 +88,15 @@ export class NotificationSagas {
         continue;
       }
       const signal = AbortSignal.any([stop, held]);
-      const saga = this.saga(() => this.wake?.());
+      // A new tenure of the lock: whatever was handed over before is in the table, for `due` to find.
+      this.handed = [];
+      this.finishedAt.clear();
+      this.askAt = 0;
+      const saga = this.saga((jobs) => {
+        if (signal.aborted) return;
+        this.handed.push(...jobs);
+        this.wake?.();
+      });
       await Promise.all([this.keep('saga', signal, (s) => saga.follow(s)), this.keep('worker', signal, (s) => this.work(s))]);
       if (held.aborted && !stop.aborted) this.logger.warn('Lost the notifications lock: another instance sends emails now');
     }
@@ -99,7 +115,13 @@ export class NotificationSagas {
     }
   }
 
-  /** The outbox worker: sends due jobs, up to CONCURRENCY at once, woken at once by new jobs. */
+  /**
+   * The outbox worker: sends due jobs, up to CONCURRENCY at once. The saga hands over the jobs it has just
+   * committed, which are sent without asking the table; the table is asked for due jobs at the start, at
+   * the next retry's time, every IDLE_POLL_MS, and when a send made room or failed. A job is never sent
+   * twice at once: one being sent is left out of what the table answers, and so is one that finished after
+   * the question was sent (its row in the answer may be older than its outcome).
+   */
   private async work(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       let woken = false;
@@ -110,11 +132,23 @@ export class NotificationSagas {
         };
       });
       const room = CONCURRENCY - this.inFlight.size;
-      // When the worker may next have something to do, besides being woken: the next retry, or the idle poll.
-      let next = IDLE_POLL_MS;
       if (room > 0) {
-        const { jobs: due, nextInMs } = await this.jobs.due(room, [...this.inFlight.keys()], this.sender.mailTransport);
-        for (const job of due) {
+        const handed = this.handed.splice(0).filter((job) => !this.inFlight.has(job.key) && !this.finishedAt.has(job.key));
+        let start: NotificationJob[];
+        let more = false;
+        if (handed.length > 0 && performance.now() < this.askAt) {
+          start = handed.slice(0, room);
+          this.handed.unshift(...handed.slice(room));
+        } else {
+          // Asking the table: the jobs handed over are there too.
+          const asked = performance.now();
+          const { jobs: due, nextInMs } = await this.jobs.due(room, [...this.inFlight.keys()], this.sender.mailTransport);
+          start = due.filter((job) => !this.inFlight.has(job.key) && !((this.finishedAt.get(job.key) ?? -1) >= asked));
+          more = due.length > 0 && due.length === room;
+          this.askAt = performance.now() + Math.min(nextInMs ?? IDLE_POLL_MS, IDLE_POLL_MS);
+          for (const [key, at] of this.finishedAt) if (at < asked - FINISHED_MEMORY_MS) this.finishedAt.delete(key);
+        }
+        for (const job of start) {
           const sending = this.sender
             .attempt(job, this.policy)
             .then(
@@ -127,16 +161,21 @@ export class NotificationSagas {
             .then((sent) => {
               const wasFull = this.inFlight.size >= CONCURRENCY;
               this.inFlight.delete(job.key);
+              this.finishedAt.set(job.key, performance.now());
               // The worker asks again when this send made room it was waiting for, or when the job is due
               // again (a retry, or an error left it pending); a send that went through changes nothing else.
-              if (wasFull || !sent) this.wake?.();
+              if (wasFull || !sent) {
+                this.askAt = 0;
+                this.wake?.();
+              }
             });
           this.inFlight.set(job.key, sending);
         }
-        if (due.length > 0 && due.length === room) continue;
-        if (this.inFlight.size < CONCURRENCY) next = nextInMs ?? IDLE_POLL_MS;
+        if (more || this.handed.length > 0) continue;
       }
       if (woken) continue;
+      // Until the next question to the table, unless woken (new jobs, room, a failure).
+      const next = this.inFlight.size < CONCURRENCY ? this.askAt - performance.now() : IDLE_POLL_MS;
       const timeout = new AbortController();
       await Promise.race([wakeup, sleep(Math.min(Math.max(next, 5), IDLE_POLL_MS), AbortSignal.any([signal, timeout.signal]))]);
       timeout.abort();

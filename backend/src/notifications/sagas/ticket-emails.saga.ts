@@ -10,7 +10,7 @@ import {
   START,
 } from '../../event-store/event-store.port';
 import { MailService } from '../../mail/mail.service';
-import { insertJobsStatement, jobKey, jobMessageId, type NewNotificationJob } from '../notification-jobs';
+import { insertJobsStatement, jobKey, jobMessageId, type NewNotificationJob, type NotificationJob } from '../notification-jobs';
 import { renderEmail } from '../templates/ticket-emails';
 import { type PlanOptions, planTicketEmails, TICKET_EMAIL_EVENTS } from './ticket-emails.plan';
 
@@ -42,8 +42,8 @@ export class TicketEmailsSaga {
     private readonly pool: Pool,
     private readonly store: EventStore,
     private readonly options: SagaOptions,
-    /** Called after new jobs are committed: the worker sends them at once. */
-    private readonly onJobs: () => void,
+    /** Called with the jobs a commit inserted (with their rows of the mail log): the worker sends them at once. */
+    private readonly onJobs: (jobs: readonly NotificationJob[]) => void,
   ) {}
 
   /**
@@ -88,10 +88,10 @@ export class TicketEmailsSaga {
         ).flat();
         position = batch[batch.length - 1]!.position;
         if (jobs.length > 0 || Date.now() - storedAt >= CHECKPOINT_FLUSH_MS) {
-          await this.commit(jobs, position);
+          const inserted = await this.commit(jobs, position);
           stored = position;
           storedAt = Date.now();
-          if (jobs.length > 0) this.onJobs();
+          if (inserted.length > 0) this.onJobs(inserted);
         }
       }
     } finally {
@@ -162,22 +162,27 @@ export class TicketEmailsSaga {
   /**
    * The jobs, their pending rows of the mail log (what the mail service would write before each attempt: the
    * worker then delivers under them) and the checkpoint, in one statement (one round trip, one commit).
+   * Answers the jobs it inserted (a job already there, from a run that stopped before its checkpoint, is
+   * the worker's to find), each with its row of the log.
    */
-  private async commit(jobs: readonly NewNotificationJob[], position: Position): Promise<void> {
+  private async commit(jobs: readonly NewNotificationJob[], position: Position): Promise<NotificationJob[]> {
     const checkpoint = (name: string, at: string): string =>
       `INSERT INTO notification_checkpoints (name, position, updated_at) VALUES (${name}, ${at}, now())
        ON CONFLICT (name) DO UPDATE SET position = excluded.position, updated_at = now()`;
     if (jobs.length === 0) {
       await this.pool.query(checkpoint('$1', '$2'), [TICKET_EMAILS_SAGA, formatPosition(position)]);
-      return;
+      return [];
     }
     const insert = insertJobsStatement(jobs);
-    await this.pool.query(
+    const { rows } = await this.pool.query<{ key: string; mail_id: string | null }>(
       `WITH inserted AS (${insert.text} RETURNING idempotency_key, kind, to_address, subject, text_body, html_body),
-       logged AS (${MailService.pendingRowsFrom('inserted', '$16')})
-       ${checkpoint('$14', '$15')}`,
+       logged AS (${MailService.pendingRowsFrom('inserted', '$16')} RETURNING id, idempotency_key),
+       checkpoint AS (${checkpoint('$14', '$15')})
+       SELECT i.idempotency_key AS key, l.id AS mail_id FROM inserted AS i LEFT JOIN logged AS l USING (idempotency_key)`,
       [...insert.values, TICKET_EMAILS_SAGA, formatPosition(position), this.options.mailTransport],
     );
+    const mailIds = new Map(rows.map((row) => [row.key, row.mail_id === null ? null : Number(row.mail_id)]));
+    return jobs.filter((job) => mailIds.has(job.key)).map((job) => ({ ...job, attempts: 0, pendingMailId: mailIds.get(job.key)! }));
   }
 }
 

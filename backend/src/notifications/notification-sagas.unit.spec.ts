@@ -1,0 +1,162 @@
+import { type NotificationJob, type NotificationJobs } from './notification-jobs';
+import { NotificationSagas } from './notification-sagas';
+import type { AttemptResult, NotificationSender } from './notification-sender';
+import { SingleProcessSagaLock } from './sagas/saga-lock';
+import type { TicketEmailsSaga } from './sagas/ticket-emails.saga';
+
+function job(key: string): NotificationJob {
+  return {
+    key,
+    eventId: '00000000-0000-4000-8000-000000000000',
+    kind: 'ticket-created',
+    ticketId: 1,
+    userId: null,
+    to: 'customer@example.com',
+    subject: 'Subject',
+    html: '<p>Hi</p>',
+    text: 'Hi',
+    messageId: `<${key}@example.com>`,
+    customer: true,
+    attempts: 0,
+    appendedAt: new Date(),
+    pendingMailId: 1,
+  };
+}
+
+/** A promise with its resolve, for steps the test releases. */
+function gate<T>(): { promise: Promise<T>; open: (value: T) => void } {
+  let open: (value: T) => void = () => undefined;
+  const promise = new Promise<T>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+const settle = (ms = 20): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Harness {
+  readonly sagas: NotificationSagas;
+  /** What `due` answers next, in order (an answer can be held until the test opens it). */
+  readonly answers: { jobs: NotificationJob[]; held?: Promise<void> }[];
+  readonly dueCalls: { exclude: readonly string[] }[];
+  /** The sender's attempts, each ended when the test says (true: sent). */
+  readonly attempts: { key: string; end: (success: boolean) => void }[];
+  handOver(jobs: NotificationJob[]): void;
+}
+
+/**
+ * The worker with a saga, a table and a sender of the test's own: the saga hands jobs over when told, the
+ * table answers `due` with what the test queues (and can hold an answer), the sender's attempts end when
+ * the test says.
+ */
+function harness(): Harness {
+  let handOver: (jobs: readonly NotificationJob[]) => void = () => undefined;
+  const saga = {
+    prepare: () => Promise.resolve(),
+    follow: (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })),
+  };
+  const answers: Harness['answers'] = [];
+  const dueCalls: { exclude: readonly string[] }[] = [];
+  const jobs = {
+    async due(_limit: number, exclude: readonly string[]) {
+      dueCalls.push({ exclude: [...exclude] });
+      const answer = answers.shift() ?? { jobs: [] };
+      await answer.held;
+      return { jobs: answer.jobs, nextInMs: null };
+    },
+  };
+  const attempts: Harness['attempts'] = [];
+  const sender = {
+    mailTransport: 'log',
+    attempt(attempted: NotificationJob): Promise<AttemptResult> {
+      const ended = gate<boolean>();
+      attempts.push({ key: attempted.key, end: ended.open });
+      return ended.promise.then((success) => ({ success, error: success ? null : 'refused', notificationId: null, position: null }));
+    },
+  };
+  const sagas = new NotificationSagas(
+    (onJobs) => {
+      handOver = onJobs;
+      return saga as unknown as TicketEmailsSaga;
+    },
+    jobs as unknown as NotificationJobs,
+    sender as unknown as NotificationSender,
+    new SingleProcessSagaLock(),
+    { maxAttempts: 3, baseDelayMs: 10 },
+  );
+  const running: Harness = { sagas, answers, dueCalls, attempts, handOver: (handed: NotificationJob[]) => handOver(handed) };
+  started.push(running);
+  return running;
+}
+
+const started: Harness[] = [];
+
+describe('NotificationSagas (the outbox worker)', () => {
+  afterEach(async () => {
+    // A failed test leaves its worker running: end its sends and stop it.
+    for (const h of started.splice(0)) {
+      h.attempts.forEach((a) => a.end(true));
+      await h.sagas.stop();
+    }
+  });
+
+  it('sends jobs handed over by the saga without asking the table again', async () => {
+    const h = harness();
+    h.sagas.start();
+    await settle();
+    expect(h.dueCalls).toHaveLength(1); // the first look at the table, at the start
+    h.handOver([job('a'), job('b')]);
+    await settle();
+    expect(h.attempts.map((a) => a.key)).toEqual(['a', 'b']);
+    h.attempts.forEach((a) => a.end(true));
+    h.handOver([job('c')]);
+    await settle();
+    expect(h.attempts.map((a) => a.key)).toEqual(['a', 'b', 'c']);
+    expect(h.dueCalls).toHaveLength(1);
+    h.attempts[2]!.end(true);
+    await h.sagas.stop();
+  });
+
+  it('never sends a job twice when the table answers with one handed over, being sent or just finished', async () => {
+    const h = harness();
+    h.sagas.start();
+    await settle();
+    // A send fails: the worker asks the table again, and its answer is held while the saga hands `x` over.
+    h.handOver([job('f')]);
+    await settle();
+    const held = gate<void>();
+    h.answers.push({ jobs: [job('x')], held: held.promise });
+    h.attempts[0]!.end(false);
+    await settle();
+    expect(h.dueCalls).toHaveLength(2);
+    h.handOver([job('x')]);
+    await settle();
+    // `x` is not started while the question is out: the worker is waiting for the answer.
+    expect(h.attempts.map((a) => a.key)).toEqual(['f']);
+    held.open();
+    await settle();
+    // The answer had `x` (it was committed before the question): sent once, the handed copy left out.
+    expect(h.attempts.map((a) => a.key)).toEqual(['f', 'x']);
+
+    // An answer asked while `x` was being sent, that comes after it finished: left out too.
+    const late = gate<void>();
+    h.answers.push({ jobs: [job('x')], held: late.promise });
+    h.handOver([job('y')]);
+    await settle();
+    h.attempts.find((a) => a.key === 'y')!.end(false); // a failure makes the worker ask the table
+    await settle();
+    h.attempts.find((a) => a.key === 'x')!.end(true);
+    await settle();
+    late.open();
+    await settle();
+    expect(h.attempts.filter((a) => a.key === 'x')).toHaveLength(1);
+
+    // A job that failed is sent again when the table, asked after the failure, says it is due.
+    h.answers.push({ jobs: [job('y')] });
+    h.handOver([job('z')]);
+    await settle();
+    h.attempts.find((a) => a.key === 'z')!.end(false);
+    await settle(50);
+    expect(h.attempts.filter((a) => a.key === 'y')).toHaveLength(2);
+    h.attempts.forEach((a) => a.end(true));
+    await h.sagas.stop();
+  });
+});
