@@ -12,6 +12,8 @@ const IDLE_POLL_MS = 1000;
 const CONCURRENCY = 32;
 /** How long stopping waits for sends in flight before it lets them go. */
 const STOP_GRACE_MS = 3000;
+/** Most jobs waiting in memory for the worker; more are left to the table. */
+const MAX_HANDED = 1000;
 /** How long the worker remembers that a job finished (longer than any question to the table takes). */
 const FINISHED_MEMORY_MS = 60_000;
 
@@ -94,7 +96,14 @@ export class NotificationSagas {
       this.askAt = 0;
       const saga = this.saga((jobs) => {
         if (signal.aborted) return;
-        this.handed.push(...jobs);
+        // Past MAX_HANDED (the mail server slow or away, the worker full) jobs stay in the table only, where
+        // `due` finds them: memory stays bounded however long the outage.
+        const room = MAX_HANDED - this.handed.length;
+        if (room >= jobs.length) this.handed.push(...jobs);
+        else {
+          this.handed.push(...jobs.slice(0, Math.max(0, room)));
+          this.askAt = 0;
+        }
         this.wake?.();
       });
       await Promise.all([this.keep('saga', signal, (s) => saga.follow(s)), this.keep('worker', signal, (s) => this.work(s))]);

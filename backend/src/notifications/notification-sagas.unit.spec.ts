@@ -115,6 +115,23 @@ describe('NotificationSagas (the outbox worker)', () => {
     await h.sagas.stop();
   });
 
+  it('keeps at most 1,000 handed-over jobs in memory while it is full; the rest are left to the table', async () => {
+    const h = harness();
+    h.sagas.start();
+    await settle();
+    h.handOver(Array.from({ length: 32 }, (_, i) => job(`busy-${i}`)));
+    await settle();
+    expect(h.attempts).toHaveLength(32); // full: the mail server is slow
+    h.handOver(Array.from({ length: 1500 }, (_, i) => job(`queued-${i}`)));
+    await settle();
+    expect((h.sagas as unknown as { handed: unknown[] }).handed).toHaveLength(1000);
+    const asked = h.dueCalls.length;
+    h.attempts[0]!.end(true);
+    await settle();
+    // Room made while full: the worker asks the table, where every job is.
+    expect(h.dueCalls.length).toBe(asked + 1);
+  });
+
   it('never sends a job twice when the table answers with one handed over, being sent or just finished', async () => {
     const h = harness();
     h.sagas.start();
