@@ -145,7 +145,8 @@ export class NotificationSagas {
         const handed = this.handed.splice(0).filter((job) => !this.inFlight.has(job.key) && !this.finishedAt.has(job.key));
         let start: NotificationJob[];
         let more = false;
-        if (handed.length > 0 && performance.now() < this.askAt) {
+        if (performance.now() < this.askAt) {
+          // Nothing else is due before askAt: the handed-over jobs, if any.
           start = handed.slice(0, room);
           this.handed.unshift(...handed.slice(room));
         } else {

@@ -30,7 +30,24 @@ function gate<T>(): { promise: Promise<T>; open: (value: T) => void } {
   return { promise, open };
 }
 
-const settle = (ms = 20): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** Time for the worker to do what it would do now (for checks that something did not happen). */
+const settle = (ms = 30): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs `check` until it passes (the worker gets there), or fails with its last error after 5 s. */
+async function eventually(check: () => void): Promise<void> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    try {
+      check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+}
+
+const keys = (h: Harness): string[] => h.attempts.map((a) => a.key);
 
 interface Harness {
   readonly sagas: NotificationSagas;
@@ -101,79 +118,68 @@ describe('NotificationSagas (the outbox worker)', () => {
   it('sends jobs handed over by the saga without asking the table again', async () => {
     const h = harness();
     h.sagas.start();
-    await settle();
-    expect(h.dueCalls).toHaveLength(1); // the first look at the table, at the start
+    await eventually(() => expect(h.dueCalls).toHaveLength(1)); // the first look at the table, at the start
     h.handOver([job('a'), job('b')]);
-    await settle();
-    expect(h.attempts.map((a) => a.key)).toEqual(['a', 'b']);
+    await eventually(() => expect(keys(h)).toEqual(['a', 'b']));
     h.attempts.forEach((a) => a.end(true));
     h.handOver([job('c')]);
+    await eventually(() => expect(keys(h)).toEqual(['a', 'b', 'c']));
     await settle();
-    expect(h.attempts.map((a) => a.key)).toEqual(['a', 'b', 'c']);
     expect(h.dueCalls).toHaveLength(1);
-    h.attempts[2]!.end(true);
-    await h.sagas.stop();
   });
 
   it('keeps at most 1,000 handed-over jobs in memory while it is full; the rest are left to the table', async () => {
     const h = harness();
     h.sagas.start();
-    await settle();
+    await eventually(() => expect(h.dueCalls).toHaveLength(1));
     h.handOver(Array.from({ length: 32 }, (_, i) => job(`busy-${i}`)));
-    await settle();
-    expect(h.attempts).toHaveLength(32); // full: the mail server is slow
+    await eventually(() => expect(h.attempts).toHaveLength(32)); // full: the mail server is slow
     h.handOver(Array.from({ length: 1500 }, (_, i) => job(`queued-${i}`)));
-    await settle();
     expect((h.sagas as unknown as { handed: unknown[] }).handed).toHaveLength(1000);
-    const asked = h.dueCalls.length;
     h.attempts[0]!.end(true);
-    await settle();
     // Room made while full: the worker asks the table, where every job is.
-    expect(h.dueCalls.length).toBe(asked + 1);
+    await eventually(() => expect(h.dueCalls).toHaveLength(2));
   });
 
   it('never sends a job twice when the table answers with one handed over, being sent or just finished', async () => {
     const h = harness();
     h.sagas.start();
-    await settle();
+    await eventually(() => expect(h.dueCalls).toHaveLength(1));
     // A send fails: the worker asks the table again, and its answer is held while the saga hands `x` over.
     h.handOver([job('f')]);
-    await settle();
+    await eventually(() => expect(keys(h)).toEqual(['f']));
     const held = gate<void>();
     h.answers.push({ jobs: [job('x')], held: held.promise });
     h.attempts[0]!.end(false);
-    await settle();
-    expect(h.dueCalls).toHaveLength(2);
+    await eventually(() => expect(h.dueCalls).toHaveLength(2));
     h.handOver([job('x')]);
     await settle();
     // `x` is not started while the question is out: the worker is waiting for the answer.
-    expect(h.attempts.map((a) => a.key)).toEqual(['f']);
+    expect(keys(h)).toEqual(['f']);
     held.open();
-    await settle();
     // The answer had `x` (it was committed before the question): sent once, the handed copy left out.
-    expect(h.attempts.map((a) => a.key)).toEqual(['f', 'x']);
+    await eventually(() => expect(keys(h)).toEqual(['f', 'x']));
+    await settle();
+    expect(keys(h)).toEqual(['f', 'x']);
 
     // An answer asked while `x` was being sent, that comes after it finished: left out too.
     const late = gate<void>();
     h.answers.push({ jobs: [job('x')], held: late.promise });
     h.handOver([job('y')]);
-    await settle();
+    await eventually(() => expect(keys(h)).toContain('y'));
     h.attempts.find((a) => a.key === 'y')!.end(false); // a failure makes the worker ask the table
-    await settle();
+    await eventually(() => expect(h.dueCalls).toHaveLength(3));
     h.attempts.find((a) => a.key === 'x')!.end(true);
     await settle();
     late.open();
     await settle();
-    expect(h.attempts.filter((a) => a.key === 'x')).toHaveLength(1);
+    expect(keys(h).filter((key) => key === 'x')).toHaveLength(1);
 
     // A job that failed is sent again when the table, asked after the failure, says it is due.
     h.answers.push({ jobs: [job('y')] });
     h.handOver([job('z')]);
-    await settle();
+    await eventually(() => expect(keys(h)).toContain('z'));
     h.attempts.find((a) => a.key === 'z')!.end(false);
-    await settle(50);
-    expect(h.attempts.filter((a) => a.key === 'y')).toHaveLength(2);
-    h.attempts.forEach((a) => a.end(true));
-    await h.sagas.stop();
+    await eventually(() => expect(keys(h).filter((key) => key === 'y')).toHaveLength(2));
   });
 });
