@@ -53,7 +53,8 @@ describe(`kept segments on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'the embe
     const store = opened.store;
     const head = (await store.headPosition()) ?? START;
     const reader = follow(store, head);
-    const lingering = follow(store, head, 100);
+    // A linger long enough for the first subscriber's read to be over, even on a busy machine.
+    const lingering = follow(store, head, 300);
     await idle();
     const before = { ...store.stats };
     const stream = `kept-${randomUUID()}`;
