@@ -50,6 +50,44 @@ export async function openTestStore(
   };
 }
 
+/**
+ * `openTestStore`, but on PostgreSQL in a database of its own, created here and dropped by `close`: no
+ * other test file's transaction is in it, so none holds back its readers' horizon (READ_HORIZON leaves out
+ * other databases), for tests that count reads exactly. Embedded: `openTestStore` (a database of its own).
+ */
+export async function openStoreInOwnDatabase(prefix: string, options: { readonly pollIntervalMs: number }): Promise<TestStore> {
+  const url = process.env.DATABASE_URL;
+  if (!url) return openTestStore(prefix, options);
+  const name = `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const admin = new Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  const db = await openDatabase(loadConfig({ NODE_ENV: 'test', DATA_DIR: 'memory', DATABASE_URL: own.toString() }));
+  await ensureEventStoreSchema(db.pool);
+  const store = new PostgresEventStore({ pool: db.pool, adapter: db.kind, pollIntervalMs: options.pollIntervalMs });
+  return {
+    db,
+    store,
+    async close() {
+      await store.close();
+      await db.close();
+      const dropper = new Client({ connectionString: url });
+      await dropper.connect();
+      try {
+        await dropper.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await dropper.end();
+      }
+    },
+  };
+}
+
 /** The same server as `connectionString`, another database (postgres, or template1 when that is this one). */
 export function otherDatabase(connectionString: string): string {
   const parsed = new URL(connectionString);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { openTestStore, testEvent as event, type TestStore } from '../../test/event-store-fixtures';
+import { openStoreInOwnDatabase, testEvent as event, type TestStore } from '../../test/event-store-fixtures';
 import { type Position, type RecordedEvent, START } from './event-store.port';
 import { PostgresEventStore } from './postgres-event-store';
 
@@ -39,11 +39,21 @@ function follow(store: PostgresEventStore, from: Position, lingerMs = 0, batchSi
 
 const idle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 150));
 
+/** Waits until the store's subscribers have not read for 200 ms (their first reads are over). */
+async function quiet(store: PostgresEventStore): Promise<void> {
+  let reads = -1;
+  while (reads !== store.stats.subscriberReads) {
+    reads = store.stats.subscriberReads;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 describe(`kept segments on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'the embedded database'}`, () => {
   let opened: TestStore;
 
   beforeAll(async () => {
-    opened = await openTestStore('es_kept', { pollIntervalMs: 60_000 });
+    // A database of its own: no other test file's transaction holds back its readers (exact read counts).
+    opened = await openStoreInOwnDatabase('es_kept', { pollIntervalMs: 60_000 });
   });
   afterAll(async () => {
     await opened?.close();
@@ -51,26 +61,36 @@ describe(`kept segments on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'the embe
 
   it('a subscriber that lingers takes what another one read, in order, without a read of its own', async () => {
     const store = opened.store;
-    const head = (await store.headPosition()) ?? START;
-    const reader = follow(store, head);
-    // A linger long enough for the first subscriber's read to be over, even on a busy machine.
-    const lingering = follow(store, head, 300);
-    await idle();
-    const before = { ...store.stats };
-    const stream = `kept-${randomUUID()}`;
-    for (const [i, type] of ['K1', 'K2', 'K3'].entries()) {
-      await store.append(stream, [event(type)], i === 0 ? 'no_stream' : 'any');
-      await reader.until(i + 1);
-      await lingering.until(i + 1);
+    // A transaction open in the database holds back every reader's horizon for a while (by design): a read
+    // then looks again, and the counts below are off by those reads. Such a round (none is expected in a
+    // database of its own) is played again; an undisturbed one must show exactly one read per append.
+    const rounds: string[] = [];
+    for (let round = 0; round < 5; round++) {
+      const head = (await store.headPosition()) ?? START;
+      const reader = follow(store, head);
+      // A linger long enough for the first subscriber's read to be over, even on a busy machine.
+      const lingering = follow(store, head, 300);
+      await quiet(store);
+      const before = { ...store.stats };
+      const stream = `kept-${randomUUID()}`;
+      for (const [i, type] of ['K1', 'K2', 'K3'].entries()) {
+        await store.append(stream, [event(type)], i === 0 ? 'no_stream' : 'any');
+        await reader.until(i + 1);
+        await lingering.until(i + 1);
+      }
+      await reader.stop();
+      await lingering.stop();
+      expect(lingering.seen.map((e) => e.type)).toEqual(['K1', 'K2', 'K3']);
+      expect(lingering.seen.map((e) => e.id)).toEqual(reader.seen.map((e) => e.id));
+      const delta = (key: keyof typeof before): number => store.stats[key] - before[key];
+      const counts = { reads: delta('subscriberReads'), taken: delta('keptSegmentsTaken'), skipped: delta('readsSkipped') };
+      rounds.push(`${JSON.stringify(counts)} looked again ${delta('invisibleRetries')}`);
+      if (delta('invisibleRetries') > 0) continue;
+      // One read per append, the first subscriber's; the lingering one took each and left its own out.
+      expect(counts).toEqual({ reads: 3, taken: 3, skipped: 3 });
+      return;
     }
-    await reader.stop();
-    await lingering.stop();
-    expect(lingering.seen.map((e) => e.type)).toEqual(['K1', 'K2', 'K3']);
-    expect(lingering.seen.map((e) => e.id)).toEqual(reader.seen.map((e) => e.id));
-    // One read per append, the first subscriber's; the lingering one took each and left its own out.
-    expect(store.stats.subscriberReads - before.subscriberReads).toBe(3);
-    expect(store.stats.keptSegmentsTaken - before.keptSegmentsTaken).toBe(3);
-    expect(store.stats.readsSkipped - before.readsSkipped).toBe(3);
+    throw new Error(`Every round was disturbed by other transactions: ${rounds.join('; ')}`);
   });
 
   it('a subscriber that comes late gets every event once, in order, from kept segments and the table', async () => {
