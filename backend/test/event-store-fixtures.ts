@@ -32,6 +32,31 @@ export async function openTestStore(
 ): Promise<TestStore> {
   const schema = testSchema(prefix, options.poolSize === undefined ? {} : { poolSize: options.poolSize });
   const db = await openDatabase(loadConfig({ NODE_ENV: 'test', DATA_DIR: 'memory', ...schema.env }));
+  return storeOn(db, options, () => schema.drop());
+}
+
+/**
+ * `openTestStore`, but on PostgreSQL in a database of its own, created here and dropped by `close`: no
+ * other test file's transaction is in it, so none holds back its readers' horizon (READ_HORIZON leaves out
+ * other databases), for tests that count reads exactly. Embedded: `openTestStore` (a database of its own).
+ */
+export async function openStoreInOwnDatabase(prefix: string, options: { readonly pollIntervalMs: number }): Promise<TestStore> {
+  const url = process.env.DATABASE_URL;
+  if (!url) return openTestStore(prefix, options);
+  const name = `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  await onServer(url, `CREATE DATABASE "${name}"`);
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  const db = await openDatabase(loadConfig({ NODE_ENV: 'test', DATA_DIR: 'memory', DATABASE_URL: own.toString() }));
+  return storeOn(db, options, () => onServer(url, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+}
+
+/** The store on `db` (its schema made first); `close` closes both, then calls `drop`. */
+async function storeOn(
+  db: Database,
+  options: { readonly pollIntervalMs: number; readonly listen?: boolean },
+  drop: () => Promise<void>,
+): Promise<TestStore> {
   await ensureEventStoreSchema(db.pool);
   const store = new PostgresEventStore({
     pool: db.pool,
@@ -45,47 +70,20 @@ export async function openTestStore(
     async close() {
       await store.close();
       await db.close();
-      await schema.drop();
+      await drop();
     },
   };
 }
 
-/**
- * `openTestStore`, but on PostgreSQL in a database of its own, created here and dropped by `close`: no
- * other test file's transaction is in it, so none holds back its readers' horizon (READ_HORIZON leaves out
- * other databases), for tests that count reads exactly. Embedded: `openTestStore` (a database of its own).
- */
-export async function openStoreInOwnDatabase(prefix: string, options: { readonly pollIntervalMs: number }): Promise<TestStore> {
-  const url = process.env.DATABASE_URL;
-  if (!url) return openTestStore(prefix, options);
-  const name = `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  const admin = new Client({ connectionString: url });
-  await admin.connect();
+/** One statement on its own connection to `connectionString` (creating or dropping a database). */
+async function onServer(connectionString: string, statement: string): Promise<void> {
+  const client = new Client({ connectionString });
+  await client.connect();
   try {
-    await admin.query(`CREATE DATABASE "${name}"`);
+    await client.query(statement);
   } finally {
-    await admin.end();
+    await client.end();
   }
-  const own = new URL(url);
-  own.pathname = `/${name}`;
-  const db = await openDatabase(loadConfig({ NODE_ENV: 'test', DATA_DIR: 'memory', DATABASE_URL: own.toString() }));
-  await ensureEventStoreSchema(db.pool);
-  const store = new PostgresEventStore({ pool: db.pool, adapter: db.kind, pollIntervalMs: options.pollIntervalMs });
-  return {
-    db,
-    store,
-    async close() {
-      await store.close();
-      await db.close();
-      const dropper = new Client({ connectionString: url });
-      await dropper.connect();
-      try {
-        await dropper.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await dropper.end();
-      }
-    },
-  };
 }
 
 /** The same server as `connectionString`, another database (postgres, or template1 when that is this one). */

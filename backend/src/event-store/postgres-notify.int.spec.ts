@@ -134,6 +134,7 @@ maybe(url ? 'NOTIFY between processes, never to itself' : 'skipped: DATABASE_URL
     const second = follow(a, head);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const reads = a.stats.subscriberReads;
+    const retries = a.stats.invisibleRetries;
     for (let i = 1; i <= 3; i++) {
       await a.append(`pinged-${randomUUID()}`, [event()], 'no_stream');
       await Promise.all([first.until(i), second.until(i)]);
@@ -141,7 +142,10 @@ maybe(url ? 'NOTIFY between processes, never to itself' : 'skipped: DATABASE_URL
     first.stop();
     second.stop();
     expect(first.seen.map((e) => e.id)).toEqual(second.seen.map((e) => e.id));
-    // One read per append for both subscribers (two without sharing).
-    expect(a.stats.subscriberReads - reads).toBe(3);
+    // One read per append for both subscribers (two without sharing). A transaction another test file
+    // holds open in this database can hide an append for a moment: each such look again adds a read at most.
+    const lookedAgain = a.stats.invisibleRetries - retries;
+    if (lookedAgain === 0) expect(a.stats.subscriberReads - reads).toBe(3);
+    else expect(a.stats.subscriberReads - reads).toBeLessThanOrEqual(3 + lookedAgain);
   });
 });

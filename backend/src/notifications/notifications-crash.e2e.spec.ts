@@ -60,19 +60,26 @@ describe('ticket emails across crashes and restarts', () => {
     return server;
   }
 
-  it('an app stopped between the event and the send sends the email exactly once after its restart; a replay sends none', async () => {
+  /**
+   * A ticket whose email's send is in progress, never accepted, when its app stops: the saga turned the event
+   * into a job and wrote the job's row of the mail log with it, and the attempt went on under that row.
+   */
+  async function interruptedSend(): Promise<{ email: string; pending: { id: string } }> {
     const stuck = await smtpServer();
     stuck.holding = true;
     const first = await openApp(database.env, stuck);
     const email = customerEmail();
     await seedTickets(first, [[seed('TicketCreated', created({ email }), new Date())]]);
-    // The saga turned the event into a job and the send is in progress, never accepted: stop the app there.
     await waitFor(() => (stuck.held > 0 ? true : undefined));
-    // The saga wrote the job's row of the mail log with the job; the attempt went on under it.
     const pending = await mailRows(first, email);
     expect(pending).toEqual([{ id: expect.any(String), status: 'pending', transport: 'smtp' }]);
     await first.close();
     await stuck.close();
+    return { email, pending: pending[0]! };
+  }
+
+  it('an app stopped between the event and the send sends the email exactly once after its restart; a replay sends none', async () => {
+    const { email, pending } = await interruptedSend();
 
     const smtp = await smtpServer();
     const second = await openApp(database.env, smtp);
@@ -83,7 +90,7 @@ describe('ticket emails across crashes and restarts', () => {
     expect(await waitFor(async () => ((await jobStatus(second, email)) === 'sent' ? true : undefined))).toBe(true);
     expect(smtp.inbox.filter((m) => m.envelopeTo.includes(email))).toHaveLength(1);
     // The same row of the log, delivered.
-    expect(await mailRows(second, email)).toEqual([{ id: pending[0]!.id, status: 'sent', transport: 'smtp' }]);
+    expect(await mailRows(second, email)).toEqual([{ id: pending.id, status: 'sent', transport: 'smtp' }]);
 
     // Replaying every projection rebuilds the read side only: no email is sent again. A ticket created after the
     // replay is the barrier: the saga follows the store in order, so once its email arrives nothing else is coming.
@@ -100,21 +107,13 @@ describe('ticket emails across crashes and restarts', () => {
   });
 
   it('an email interrupted under one transport is sent again under the transport of the restarted app, in its row', async () => {
-    const stuck = await smtpServer();
-    stuck.holding = true;
-    const first = await openApp(database.env, stuck);
-    const email = customerEmail();
-    await seedTickets(first, [[seed('TicketCreated', created({ email }), new Date())]]);
-    await waitFor(() => (stuck.held > 0 ? true : undefined));
-    const [pending] = await mailRows(first, email);
-    await first.close();
-    await stuck.close();
+    const { email, pending } = await interruptedSend();
 
     // Restarted without SMTP: the message is logged, and its row says by which transport.
     const second = await openTestApp({ MAIL_FROM: 'Potomac PC Repair <support@potomacpc.example>', ...database.env });
     apps.push(second);
     expect(await waitFor(async () => ((await jobStatus(second, email)) === 'sent' ? true : undefined))).toBe(true);
-    expect(await mailRows(second, email)).toEqual([{ id: pending!.id, status: 'logged', transport: 'log' }]);
+    expect(await mailRows(second, email)).toEqual([{ id: pending.id, status: 'logged', transport: 'log' }]);
   });
 });
 
