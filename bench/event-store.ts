@@ -77,7 +77,16 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-type Stats = Record<'subscriberReads' | 'invisibleRetries' | 'pollTimeouts' | 'notifiesSent' | 'notificationsReceived', number>;
+type Stats = Record<
+  | 'singleAppends'
+  | 'singleAppendStatements'
+  | 'subscriberReads'
+  | 'invisibleRetries'
+  | 'pollTimeouts'
+  | 'notifiesSent'
+  | 'notificationsReceived',
+  number
+>;
 
 const verdict = (value: number, target: number): string => `target >= ${target.toFixed(2)}: ${value >= target ? 'met' : 'NOT met'}`;
 
@@ -101,6 +110,8 @@ async function main(): Promise<void> {
     if (!(app instanceof PostgresEventStore)) throw new Error('Expected the PostgreSQL adapter');
     // The store's counters (absent from a store older than issue 10, which this script also measures).
     const stats = (app as { stats?: Stats }).stats ?? {
+      singleAppends: NaN,
+      singleAppendStatements: NaN,
       subscriberReads: NaN,
       invisibleRetries: NaN,
       pollTimeouts: NaN,
@@ -175,6 +186,9 @@ async function main(): Promise<void> {
     out(
       `  per append through the app-built store: ${((stats.notifiesSent - before.notifiesSent) / appended).toFixed(3)} NOTIFY sent, ` +
         `${((stats.notificationsReceived - before.notificationsReceived) / appended).toFixed(3)} notifications of its own received (self-echo: 0 expected)`,
+    );
+    out(
+      `  app-built store: ${(stats.singleAppends - before.singleAppends) / (stats.singleAppendStatements - before.singleAppendStatements || NaN)} appends per statement (concurrent appends share one)`,
     );
     out(
       `  live subscribers over the rounds (2, counting): ${stats.subscriberReads - before.subscriberReads} reads, ` +

@@ -3,6 +3,7 @@ import type { Logger } from '@nestjs/common';
 import type { EventMetadata } from '@ppr/contracts';
 import { comparePositions, formatPosition, parsePosition, type Queryable, Wakeup } from '@ppr/projections';
 import { Client, type Pool, type PoolClient } from 'pg';
+import { GroupWriter } from '../common/group-writer';
 import {
   DuplicateEventError,
   type AppendResult,
@@ -80,6 +81,9 @@ interface Segment {
 
 /** What the store's subscribers did, for tests and benchmarks. Counters only grow. */
 export interface PostgresEventStoreStats {
+  /** Single-event appends, and the statements that wrote them (fewer under load: see `singles`). */
+  singleAppends: number;
+  singleAppendStatements: number;
   /** Reads of the events table by subscribers (subscribers at the same place at the same time share one). */
   subscriberReads: number;
   /** Events a subscriber took from what another subscriber of this process had read, without a statement. */
@@ -205,6 +209,21 @@ function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** Groups of concurrent single-event appends on their way at once (see `PostgresEventStore.singles`). */
+const SINGLE_APPENDS_IN_FLIGHT = 2;
+
+interface SingleAppend {
+  readonly streamId: string;
+  readonly event: NewEvent;
+  readonly expected: ExpectedRevision;
+}
+
+/** A single append's outcome: its event's revision and position, or the stream's revision when it was refused. */
+interface SingleAppended {
+  readonly revision: number;
+  readonly position: Position | null;
+}
+
 /**
  * The event store on PostgreSQL: a real server, or the embedded PGlite behind the wire protocol.
  */
@@ -236,6 +255,8 @@ export class PostgresEventStore implements EventStore {
   private presenceTimer: NodeJS.Timeout | undefined;
   private closed = false;
   readonly stats: PostgresEventStoreStats = {
+    singleAppends: 0,
+    singleAppendStatements: 0,
     subscriberReads: 0,
     keptSegmentsTaken: 0,
     readsSkipped: 0,
@@ -256,9 +277,59 @@ export class PostgresEventStore implements EventStore {
   }
 
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 1) {
+      expectedCode(expected);
+      this.stats.singleAppends += 1;
+      const result = await this.singles.submit({ streamId, event: events[0]!, expected });
+      if (!result.position) throw new WrongExpectedRevisionError(streamId, expected, result.revision);
+      this.appended(result.position);
+      return { nextExpectedRevision: result.revision, position: result.position };
+    }
     const result = await this.appendWith(this.pool, streamId, events, expected);
     this.appended(result.position);
     return result;
+  }
+
+  /**
+   * Concurrent single-event appends share a transaction (group commit, see GroupWriter): an append that
+   * comes while SINGLE_APPENDS_IN_FLIGHT others are on their way goes with the next group, in one statement
+   * (es_append_group). A lone append goes at once, alone. Each caller returns after its own event committed,
+   * with its own outcome: a wrong expected revision fails that append only, and a group that fails as a
+   * whole (an event id stored before) is appended again one by one, so the error reaches its caller only.
+   */
+  private readonly singles = new GroupWriter<SingleAppend, SingleAppended>((items) => this.appendSingles(items), {
+    maxInFlight: SINGLE_APPENDS_IN_FLIGHT,
+  });
+
+  private async appendSingles(items: readonly SingleAppend[]): Promise<SingleAppended[]> {
+    this.stats.singleAppendStatements += 1;
+    if (items.length === 1) {
+      const { streamId, event, expected } = items[0]!;
+      const result = await this.appendWith(this.pool, streamId, [event], expected);
+      return [{ revision: result.nextExpectedRevision, position: result.position }];
+    }
+    const { rows } = await this.pool.query<{ ord: number; revision: string; tx_id: string | null; event_position: string | null }>({
+      ...(this.adapter === 'postgres' ? { name: 'es_append_group' } : {}),
+      text: `SELECT ord, revision::text, tx_id::text, event_position::text
+               FROM es_append_group($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])`,
+      values: [
+        items.map((item) => item.streamId),
+        items.map((item) => expectedCode(item.expected)),
+        items.map((item) => item.event.id ?? randomUUID()),
+        items.map((item) => item.event.type),
+        items.map((item) => JSON.stringify(item.event.data)),
+        items.map((item) => JSON.stringify(item.event.metadata)),
+      ],
+    });
+    const results: SingleAppended[] = new Array<SingleAppended>(items.length);
+    for (const row of rows) {
+      results[row.ord - 1] = {
+        revision: Number(row.revision),
+        position:
+          row.tx_id === null || row.event_position === null ? null : { commit: BigInt(row.tx_id), prepare: BigInt(row.event_position) },
+      };
+    }
+    return results;
   }
 
   /**

@@ -152,6 +152,67 @@ BEGIN
 END
 $fn$;
 
+-- Single-event appends of concurrent callers, each to its stream at the revision its caller expects, in one
+-- transaction (the store's group commit, see PostgresEventStore.append): every stream's lock first, in one
+-- order, then the appends in the order given, each seeing the ones before it. An append whose expected
+-- revision does not hold writes nothing and answers the stream's revision with no position; the others are
+-- written all the same. A duplicate event id fails the whole statement (the store then appends each alone).
+CREATE OR REPLACE FUNCTION es_append_group(
+  p_streams text[],
+  p_expected bigint[],
+  p_ids uuid[],
+  p_types text[],
+  p_data jsonb[],
+  p_metadata jsonb[]
+) RETURNS TABLE (ord integer, revision bigint, tx_id xid8, event_position bigint)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_stream text;
+  v_expected bigint;
+  v_revision bigint;
+BEGIN
+  IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
+    RAISE EXCEPTION 'es_append_group must be the first write of its transaction';
+  END IF;
+  FOR v_stream IN SELECT DISTINCT s FROM unnest(p_streams) AS s ORDER BY s LOOP
+    PERFORM pg_advisory_xact_lock(hashtextextended(v_stream, 7262));
+  END LOOP;
+  FOR i IN 1 .. coalesce(array_length(p_streams, 1), 0) LOOP
+    v_stream := p_streams[i];
+    v_expected := p_expected[i];
+    v_revision := NULL;
+    -- The stream's revision moves only when the expected revision holds, so nothing needs undoing.
+    IF v_expected = ${EXPECTED_NO_STREAM} THEN
+      INSERT INTO es_streams (stream_id, revision) VALUES (v_stream, 0)
+        ON CONFLICT (stream_id) DO NOTHING
+        RETURNING 0 INTO v_revision;
+    ELSIF v_expected = ${EXPECTED_ANY} THEN
+      INSERT INTO es_streams AS s (stream_id, revision) VALUES (v_stream, 0)
+        ON CONFLICT (stream_id) DO UPDATE SET revision = s.revision + 1
+        RETURNING s.revision INTO v_revision;
+    ELSE
+      UPDATE es_streams AS s SET revision = s.revision + 1
+       WHERE s.stream_id = v_stream AND (v_expected = ${EXPECTED_STREAM_EXISTS} OR s.revision = v_expected)
+      RETURNING s.revision INTO v_revision;
+    END IF;
+    IF v_revision IS NULL THEN
+      ord := i;
+      revision := coalesce((SELECT s.revision FROM es_streams AS s WHERE s.stream_id = v_stream), -1);
+      tx_id := NULL;
+      event_position := NULL;
+    ELSE
+      INSERT INTO es_events (event_id, stream_id, stream_revision, type, data, metadata)
+        VALUES (p_ids[i], v_stream, v_revision, p_types[i], p_data[i], p_metadata[i])
+        RETURNING es_events.position INTO event_position;
+      ord := i;
+      revision := v_revision;
+      tx_id := pg_current_xact_id();
+    END IF;
+    RETURN NEXT;
+  END LOOP;
+END
+$fn$;
+
 -- Appends the first events of a new stream numbered from a sequence, in one statement: the stream is
 -- p_prefix || nextval(p_sequence), and every event whose data has the top-level field p_id_field gets
 -- the number there. Returns the number with the usual append result.

@@ -3,12 +3,9 @@ import { type AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
-import { GroupWriter } from './group-writer';
+import { GroupWriter } from '../common/group-writer';
 import { sharedParts } from './shared-parts';
 import type { MailMessage, MailOutcome, MailTransport } from './mail.types';
-
-// Other modules' outboxes group their writes the same way (the notifications worker).
-export { GroupWriter } from './group-writer';
 import { MAIL_TRANSPORT } from './mail.tokens';
 
 /** What an attempt came to, for its row of the mail log. */

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { EVENT_SCHEMAS, NOTIFICATION_TYPES, type NotificationType, ticketNotificationsStreamId } from '@ppr/contracts';
-import { GroupWriter, type MailLogOutcome, MailService } from '../mail/mail.service';
+import { GroupWriter } from '../common/group-writer';
+import { type MailLogOutcome, MailService } from '../mail/mail.service';
 import { DuplicateEventError, type EventStore, type NewEvent, type Position, type SqlWrite } from '../event-store/event-store.port';
 import { type JobOutcome, markJobsStatement, type NotificationJob, type NotificationJobs, nameUuid } from './notification-jobs';
 
