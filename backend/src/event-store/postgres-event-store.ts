@@ -280,7 +280,10 @@ export class PostgresEventStore implements EventStore {
     if (events.length === 1) {
       expectedCode(expected);
       this.stats.singleAppends += 1;
-      const result = await this.singles.submit({ streamId, event: events[0]!, expected });
+      // The event's id is fixed before the group is written: should a group be written again alone after its
+      // answer was lost (see GroupWriter), an event that did commit fails as a duplicate instead of landing twice.
+      const event = events[0]!;
+      const result = await this.singles.submit({ streamId, event: event.id ? event : { ...event, id: randomUUID() }, expected });
       if (!result.position) throw new WrongExpectedRevisionError(streamId, expected, result.revision);
       this.appended(result.position);
       return { nextExpectedRevision: result.revision, position: result.position };
