@@ -332,6 +332,7 @@ export class PostgresEventStore implements EventStore {
           row.tx_id === null || row.event_position === null ? null : { commit: BigInt(row.tx_id), prepare: BigInt(row.event_position) },
       };
     }
+    if (rows.length !== items.length) throw new Error(`es_append_group answered ${rows.length} rows for ${items.length} appends`);
     return results;
   }
 
