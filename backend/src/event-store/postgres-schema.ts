@@ -124,6 +124,22 @@ BEGIN
 END
 $fn$;
 
+-- Takes the locks of several streams, each once and in one order (so two callers cannot deadlock on them),
+-- before the transaction's first write, as es_append requires. p_caller names the caller in the error.
+CREATE OR REPLACE FUNCTION es_lock_streams(p_streams text[], p_caller text) RETURNS void
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_stream text;
+BEGIN
+  IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
+    RAISE EXCEPTION '% must be the first write of its transaction', p_caller;
+  END IF;
+  FOR v_stream IN SELECT DISTINCT s FROM unnest(p_streams) AS s ORDER BY s LOOP
+    PERFORM pg_advisory_xact_lock(hashtextextended(v_stream, 7262));
+  END LOOP;
+END
+$fn$;
+
 -- Appends events to several streams in one transaction, each at whatever revision its stream is: every
 -- stream's lock first (in one order, so two callers cannot deadlock on them), and only then the writes, so
 -- the transaction id (given at the first write) comes after every lock, as es_append requires. Returns each
@@ -136,15 +152,8 @@ CREATE OR REPLACE FUNCTION es_append_each(
   p_metadata jsonb[]
 ) RETURNS TABLE (ord bigint, tx_id xid8, last_position bigint)
 LANGUAGE plpgsql AS $fn$
-DECLARE
-  v_stream text;
 BEGIN
-  IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
-    RAISE EXCEPTION 'es_append_each must be the first write of its transaction';
-  END IF;
-  FOR v_stream IN SELECT DISTINCT s FROM unnest(p_streams) AS s ORDER BY s LOOP
-    PERFORM pg_advisory_xact_lock(hashtextextended(v_stream, 7262));
-  END LOOP;
+  PERFORM es_lock_streams(p_streams, 'es_append_each');
   FOR i IN 1 .. coalesce(array_length(p_streams, 1), 0) LOOP
     RETURN QUERY SELECT i::bigint, a.tx_id, a.last_position
       FROM es_append_locked(p_streams[i], ${EXPECTED_ANY}, ARRAY[p_ids[i]], ARRAY[p_types[i]], ARRAY[p_data[i]], ARRAY[p_metadata[i]]) AS a;
@@ -171,12 +180,7 @@ DECLARE
   v_expected bigint;
   v_revision bigint;
 BEGIN
-  IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
-    RAISE EXCEPTION 'es_append_group must be the first write of its transaction';
-  END IF;
-  FOR v_stream IN SELECT DISTINCT s FROM unnest(p_streams) AS s ORDER BY s LOOP
-    PERFORM pg_advisory_xact_lock(hashtextextended(v_stream, 7262));
-  END LOOP;
+  PERFORM es_lock_streams(p_streams, 'es_append_group');
   FOR i IN 1 .. coalesce(array_length(p_streams, 1), 0) LOOP
     v_stream := p_streams[i];
     v_expected := p_expected[i];
