@@ -1,5 +1,5 @@
 import type { EventMetadata } from '@ppr/contracts';
-import type { Queryable } from './queryable';
+import type { PoolClient } from 'pg';
 
 /**
  * What the read side needs of the event store: the global, ordered stream of every event.
@@ -65,5 +65,5 @@ export interface EventSource {
    * readAll on a connection the caller holds, where the events live in the read side's own database
    * (PostgreSQL and embedded adapters): a replay reads the last events inside its swap transaction.
    */
-  readAllUsing?(db: Queryable, after: Position, limit: number): Promise<RecordedEvent[]>;
+  readAllUsing?(db: PoolClient, after: Position, limit: number): Promise<RecordedEvent[]>;
 }

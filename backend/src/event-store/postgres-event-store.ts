@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@nestjs/common';
 import type { EventMetadata } from '@ppr/contracts';
-import { comparePositions, formatPosition, parsePosition, type Queryable, Wakeup } from '@ppr/projections';
+import { comparePositions, formatPosition, parsePosition, Wakeup } from '@ppr/projections';
 import { Client, type Pool, type PoolClient } from 'pg';
 import { GroupWriter } from '../common/group-writer';
+import { eachOf } from './each-of';
 import {
   DuplicateEventError,
   type AppendResult,
@@ -156,6 +157,21 @@ function toRecorded(row: EventRow): RecordedEvent {
     revision: Number(row.stream_revision),
     position: { commit: BigInt(row.tx_id), prepare: BigInt(row.position) },
     recordedAt: row.recorded_at,
+  };
+}
+
+/** An events row in SELECT_COLUMNS' order, as pg gives it with `rowMode: 'array'`. */
+type EventTuple = [string, string, string, string, string, string, unknown, EventMetadata, Date];
+function fromTuple(row: EventTuple): RecordedEvent {
+  return {
+    id: row[2],
+    type: row[5],
+    data: row[6],
+    metadata: row[7],
+    streamId: row[3],
+    revision: Number(row[4]),
+    position: { commit: BigInt(row[1]), prepare: BigInt(row[0]) },
+    recordedAt: row[8],
   };
 }
 
@@ -552,7 +568,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   /** readAll on a connection the caller holds (a replay's swap transaction). */
-  async readAllUsing(db: Queryable, after: Position, limit: number): Promise<RecordedEvent[]> {
+  async readAllUsing(db: Pool | PoolClient, after: Position, limit: number): Promise<RecordedEvent[]> {
     // Inside a transaction the server keeps what pg_stat_activity showed first until the transaction ends;
     // READ_HORIZON must see it as of this read's snapshot or later.
     if (db !== this.pool) await db.query('SELECT pg_stat_clear_snapshot()');
@@ -562,8 +578,11 @@ export class PostgresEventStore implements EventStore {
         ORDER BY tx_id, position
         LIMIT $3`;
     const values = [after.commit.toString(), after.prepare.toString(), limit];
-    const { rows } = await db.query<EventRow>(text, values);
-    return rows.map(toRecorded);
+    // Rows as arrays: one object fewer per event than pg's row objects (a catch-up reads many thousands).
+    const { rows } = await db.query<EventTuple>({ text, values, rowMode: 'array' });
+    const events = new Array<RecordedEvent>(rows.length);
+    for (let i = 0; i < rows.length; i++) events[i] = fromTuple(rows[i]!);
+    return events;
   }
 
   async headPosition(): Promise<Position | null> {
@@ -604,7 +623,12 @@ export class PostgresEventStore implements EventStore {
    * be committed lies beyond it, a read now would find nothing more: the subscriber waits instead, as
    * after an empty read. After a wait that ended with no wake-up (the poll, a backoff) it always reads.
    */
-  async *subscribe(after: Position, options: SubscribeOptions = {}): AsyncIterable<RecordedEvent> {
+  subscribe(after: Position, options: SubscribeOptions = {}): AsyncIterable<RecordedEvent> {
+    return eachOf(this.subscribeInBatches(after, options), options.signal);
+  }
+
+  /** `subscribe`'s events as they are read (or taken from a kept segment), a batch at a time. */
+  private async *subscribeInBatches(after: Position, options: SubscribeOptions): AsyncGenerator<readonly RecordedEvent[], void, undefined> {
     const batchSize = options.batchSize ?? 1000;
     const signal = options.signal;
     if (this.listenUrl) await this.startListening();
@@ -628,11 +652,9 @@ export class PostgresEventStore implements EventStore {
       if (kept) {
         const events = kept.events.length > batchSize ? kept.events.slice(0, batchSize) : kept.events;
         this.stats.keptSegmentsTaken++;
-        for (const event of events) {
-          if (signal?.aborted) return;
-          yield event;
-          position = event.position;
-        }
+        if (signal?.aborted) return;
+        yield events;
+        position = events[events.length - 1]!.position;
         if (
           events === kept.events &&
           !mustRead &&
@@ -650,10 +672,10 @@ export class PostgresEventStore implements EventStore {
       const generation = this.wakeup.current;
       const batch = await this.readShared(position, batchSize, generation);
       mustRead = false;
-      for (const event of batch) {
+      if (batch.length > 0) {
         if (signal?.aborted) return;
-        yield event;
-        position = event.position;
+        yield batch;
+        position = batch[batch.length - 1]!.position;
       }
       if (batch.length === batchSize) {
         backoff = 0;
