@@ -53,4 +53,4 @@ USER node
 ENV DATA_DIR=/app/data
 VOLUME ["/app/data"]
 EXPOSE 3000
-CMD ["node", "backend/dist/main.js"]
+CMD ["node", "--max-semi-space-size=32", "backend/dist/main.js"]

@@ -208,7 +208,8 @@ async function main(): Promise<void> {
   const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const schema = `bench_feed_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
   const child = fork(__filename, ['--server'], {
-    execArgv: ['--expose-gc', '-r', '@swc-node/register'],
+    // The server's own flags (this script's, which are the app's: package.json) and what this needs.
+    execArgv: [...process.execArgv.filter((flag) => flag.startsWith('--max-semi-space-size')), '--expose-gc', '-r', '@swc-node/register'],
     env: { ...process.env, DATABASE_URL: url, BENCH_SCHEMA: schema },
   });
   try {
