@@ -275,6 +275,21 @@ describe.each(adapters)('event store contract: $name', ({ skipReason, open }) =>
       expect(newHead && comparePositions(newHead, rest[rest.length - 1]!.position)).toBe(0);
     });
 
+    it('gives the same event through readStream, readAll and subscribe: ids, data, metadata, positions, times', async () => {
+      const start = await store.append(streamName('start'), [event('Start')], 'no_stream');
+      const stream = streamName('same');
+      const appended = await store.append(stream, [event('A', { n: 1, text: 'é "q"' }), event('B', { n: 2 })], 'no_stream');
+      await visible(store, appended.position);
+      const fromStream = await store.readStream(stream);
+      const fromAll = (await store.readAll(start.position, 10)).filter((e) => e.streamId === stream);
+      const fromSubscription = await collect(store, 2, start.position, new Set([stream]));
+      const shape = (e: RecordedEvent): unknown => ({ ...e, recordedAt: e.recordedAt.toISOString() });
+      expect(fromStream).toHaveLength(2);
+      expect(fromStream.every((e) => e.recordedAt instanceof Date && !Number.isNaN(e.recordedAt.getTime()))).toBe(true);
+      expect(fromAll.map(shape)).toEqual(fromStream.map(shape));
+      expect(fromSubscription.map(shape)).toEqual(fromStream.map(shape));
+    });
+
     it('subscribes: catches up on stored events, then receives new ones live', async () => {
       const start = await store.append(streamName('start'), [event('Start')], 'no_stream');
       const stream = streamName('live');
