@@ -11,6 +11,7 @@ import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
 import { csrfProtection } from './csrf.middleware';
 import { PassportService } from './passport.service';
+import { newSessionId } from './session-id';
 import { sessionSecret } from './session-secret';
 import { PgSessionStore } from './session-store';
 
@@ -181,6 +182,7 @@ export async function installHttpSecurity(app: INestApplication, options: { read
       name: SESSION_COOKIE,
       secret: await sessionSecret(config, db.pool),
       store,
+      genid: newSessionId,
       resave: false,
       saveUninitialized: false,
       unset: 'destroy',
