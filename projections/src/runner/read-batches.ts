@@ -23,9 +23,11 @@ export async function* readBatches(events: AsyncIterable<RecordedEvent>, maxSize
       if (first.done) return;
       const batch = [first.value];
       let ended = false;
+      // One turn per batch, not per event (a timer each): what comes before it is "already there".
+      const turn = nextTurn();
       while (batch.length < maxSize) {
         pending = iterator.next();
-        const next = await Promise.race([pending, nextTurn()]);
+        const next = await Promise.race([pending, turn]);
         if (next === NOT_YET) break;
         pending = null;
         if (next.done) {

@@ -52,6 +52,28 @@ describe('readBatches: a subscription cut into batches', () => {
     expect(await batches.next()).toEqual({ done: true, value: undefined });
   });
 
+  it('asks the event loop for one turn per batch, not one per event', async () => {
+    const source = subscription();
+    const events = Array.from({ length: 1000 }, (_, n) => note(n));
+    source.push(...events);
+    source.close();
+    const original = globalThis.setImmediate;
+    let turns = 0;
+    globalThis.setImmediate = ((...args: Parameters<typeof setImmediate>) => {
+      turns++;
+      return original(...args);
+    }) as typeof setImmediate;
+    const batches: RecordedEvent[][] = [];
+    try {
+      for await (const batch of readBatches(source.events, 400)) batches.push(batch);
+    } finally {
+      globalThis.setImmediate = original;
+    }
+    expect(batches.map((batch) => batch.length)).toEqual([400, 400, 200]);
+    expect(batches.flat()).toEqual(events);
+    expect(turns).toBeLessThanOrEqual(batches.length);
+  });
+
   it('can be left while an event is still awaited', async () => {
     const source = subscription();
     source.push(note(1));
