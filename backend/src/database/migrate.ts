@@ -13,6 +13,7 @@ import * as notifications from './migrations/20261125000000_notifications';
 import * as contactAndCampaigns from './migrations/20261126000000_contact_and_campaigns';
 import * as pageViews from './migrations/20261127000000_page_views';
 import * as integrations from './migrations/20261128000000_integrations';
+import * as lz4MailBodies from './migrations/20261129000000_lz4_mail_bodies';
 
 /** The write side's own tables (accounts, sessions, ids). Read tables have their own migrations. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261126000000_contact_and_campaigns': contactAndCampaigns,
   '20261127000000_page_views': pageViews,
   '20261128000000_integrations': integrations,
+  '20261129000000_lz4_mail_bodies': lz4MailBodies,
 };
 
 const WRITE_SIDE: MigrationSet = { migrations: MIGRATIONS, tableName: 'app_migration', label: 'Database' };

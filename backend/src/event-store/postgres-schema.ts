@@ -38,6 +38,20 @@ CREATE TABLE IF NOT EXISTS es_events (
 
 CREATE INDEX IF NOT EXISTS es_events_global_order ON es_events (tx_id, position);
 
+-- Events' documents are compressed with lz4 where the server was built with it: an email's event carries
+-- its rendered content (over the 2 KB TOAST threshold), which pglz compressed at every append, several
+-- times slower. Only new values use it; both read back alike. Altered once, not at every start (the ALTER
+-- locks the table). A server without lz4 (the embedded one, as built) keeps pglz.
+DO $lz4$
+BEGIN
+  IF EXISTS (SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals))
+     AND EXISTS (SELECT 1 FROM pg_attribute
+                  WHERE attrelid = 'es_events'::regclass AND attname IN ('data', 'metadata') AND attcompression <> 'l') THEN
+    ALTER TABLE es_events ALTER COLUMN data SET COMPRESSION lz4, ALTER COLUMN metadata SET COMPRESSION lz4;
+  END IF;
+END
+$lz4$;
+
 -- The body of an append, once the stream's lock is held: moves the stream's revision, checks the expected
 -- revision, inserts the events. Called by es_append and es_append_numbered only.
 CREATE OR REPLACE FUNCTION es_append_locked(
