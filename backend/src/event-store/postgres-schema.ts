@@ -119,7 +119,9 @@ END
 $fn$;
 
 -- es_append for a single event, its fields as scalars: the usual append of a command. Saves encoding the
--- event's JSON as an array literal (every quote escaped) and parsing it back.
+-- event's JSON as an array literal (every quote escaped) and parsing it back, and es_append_locked's
+-- arrays, unnest and nested result set: about a tenth of the server's time per append (pgbench, 8 clients).
+-- Keep its checks the same as es_append_locked's.
 CREATE OR REPLACE FUNCTION es_append_one(
   p_stream text,
   p_expected bigint,
@@ -129,12 +131,30 @@ CREATE OR REPLACE FUNCTION es_append_one(
   p_metadata jsonb
 ) RETURNS TABLE (next_revision bigint, tx_id xid8, last_position bigint)
 LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_current bigint;
 BEGIN
   IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
     RAISE EXCEPTION 'es_append must be the first write of its transaction';
   END IF;
   PERFORM pg_advisory_xact_lock(hashtextextended(p_stream, 7262));
-  RETURN QUERY SELECT * FROM es_append_locked(p_stream, p_expected, ARRAY[p_id], ARRAY[p_type], ARRAY[p_data], ARRAY[p_metadata]);
+  INSERT INTO es_streams AS s (stream_id, revision) VALUES (p_stream, 0)
+    ON CONFLICT (stream_id) DO UPDATE SET revision = s.revision + 1
+    RETURNING s.revision - 1 INTO v_current;
+
+  IF (p_expected = ${EXPECTED_NO_STREAM} AND v_current <> -1)
+     OR (p_expected = ${EXPECTED_STREAM_EXISTS} AND v_current = -1)
+     OR (p_expected >= 0 AND v_current <> p_expected) THEN
+    RAISE EXCEPTION USING ERRCODE = '${WRONG_EXPECTED_REVISION_SQLSTATE}',
+      MESSAGE = 'wrong expected revision', DETAIL = v_current::text;
+  END IF;
+
+  INSERT INTO es_events (event_id, stream_id, stream_revision, type, data, metadata)
+    VALUES (p_id, p_stream, v_current + 1, p_type, p_data, p_metadata)
+    RETURNING es_events.position INTO last_position;
+  next_revision := v_current + 1;
+  tx_id := pg_current_xact_id();
+  RETURN NEXT;
 END
 $fn$;
 
