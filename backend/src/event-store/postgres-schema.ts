@@ -10,6 +10,17 @@ export const EXPECTED_ANY = -2;
 export const EXPECTED_STREAM_EXISTS = -3;
 
 /**
+ * The expected-revision check of es_append_locked and es_append_one (PL/pgSQL, with `p_expected` and the
+ * stream's revision before the append in `v_current`, -1 for a new stream): one text for both.
+ */
+const CHECK_EXPECTED_REVISION = `IF (p_expected = ${EXPECTED_NO_STREAM} AND v_current <> -1)
+     OR (p_expected = ${EXPECTED_STREAM_EXISTS} AND v_current = -1)
+     OR (p_expected >= 0 AND v_current <> p_expected) THEN
+    RAISE EXCEPTION USING ERRCODE = '${WRONG_EXPECTED_REVISION_SQLSTATE}',
+      MESSAGE = 'wrong expected revision', DETAIL = v_current::text;
+  END IF;`;
+
+/**
  * The event store's tables and its append function. Idempotent: run at every start.
  *
  * Global order: every event carries the id of the transaction that wrote it. Readers only read events
@@ -77,12 +88,7 @@ BEGIN
     ON CONFLICT (stream_id) DO UPDATE SET revision = s.revision + v_count
     RETURNING s.revision - v_count INTO v_current;
 
-  IF (p_expected = ${EXPECTED_NO_STREAM} AND v_current <> -1)
-     OR (p_expected = ${EXPECTED_STREAM_EXISTS} AND v_current = -1)
-     OR (p_expected >= 0 AND v_current <> p_expected) THEN
-    RAISE EXCEPTION USING ERRCODE = '${WRONG_EXPECTED_REVISION_SQLSTATE}',
-      MESSAGE = 'wrong expected revision', DETAIL = v_current::text;
-  END IF;
+  ${CHECK_EXPECTED_REVISION}
 
   WITH inserted AS (
     INSERT INTO es_events (event_id, stream_id, stream_revision, type, data, metadata)
@@ -121,7 +127,7 @@ $fn$;
 -- es_append for a single event, its fields as scalars: the usual append of a command. Saves encoding the
 -- event's JSON as an array literal (every quote escaped) and parsing it back, and es_append_locked's
 -- arrays, unnest and nested result set: about a tenth of the server's time per append (pgbench, 8 clients).
--- Keep its checks the same as es_append_locked's.
+-- Its expected-revision check is es_append_locked's (CHECK_EXPECTED_REVISION).
 CREATE OR REPLACE FUNCTION es_append_one(
   p_stream text,
   p_expected bigint,
@@ -142,12 +148,7 @@ BEGIN
     ON CONFLICT (stream_id) DO UPDATE SET revision = s.revision + 1
     RETURNING s.revision - 1 INTO v_current;
 
-  IF (p_expected = ${EXPECTED_NO_STREAM} AND v_current <> -1)
-     OR (p_expected = ${EXPECTED_STREAM_EXISTS} AND v_current = -1)
-     OR (p_expected >= 0 AND v_current <> p_expected) THEN
-    RAISE EXCEPTION USING ERRCODE = '${WRONG_EXPECTED_REVISION_SQLSTATE}',
-      MESSAGE = 'wrong expected revision', DETAIL = v_current::text;
-  END IF;
+  ${CHECK_EXPECTED_REVISION}
 
   INSERT INTO es_events (event_id, stream_id, stream_revision, type, data, metadata)
     VALUES (p_id, p_stream, v_current + 1, p_type, p_data, p_metadata)
