@@ -20,6 +20,8 @@ export interface TestSmtpServer {
   holding: boolean;
   /** Messages whose DATA started while holding. */
   readonly held: number;
+  /** While set, DATA is answered only once the promise settles: the sends wait, then go through. */
+  gate: Promise<void> | null;
   /** Messages accepted (also counted with `parse: false`). */
   readonly accepted: number;
   close(): Promise<void>;
@@ -37,6 +39,7 @@ export async function startTestSmtp(options: { parse?: boolean } = {}): Promise<
     refuseWith: null as string | null,
     holding: false,
     held: 0,
+    gate: null as Promise<void> | null,
     accepted: 0,
     close: (): Promise<void> => Promise.resolve(),
   };
@@ -61,11 +64,13 @@ export async function startTestSmtp(options: { parse?: boolean } = {}): Promise<
         return; // never answered
       }
       const envelopeTo = session.envelope.rcptTo.map((r) => r.address);
+      const gate = state.gate;
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => {
         if (parse) chunks.push(chunk);
       });
-      stream.on('end', () => {
+      stream.on('end', () => (gate ? void gate.then(() => accept()) : accept()));
+      const accept = (): void => {
         const acceptedAt = Date.now();
         if (!parse) {
           keep({ envelopeTo, parsed: {} as ParsedMail, acceptedAt });
@@ -78,7 +83,7 @@ export async function startTestSmtp(options: { parse?: boolean } = {}): Promise<
             callback();
           })
           .catch((error: Error) => callback(error));
-      });
+      };
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
