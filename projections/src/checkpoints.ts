@@ -72,11 +72,19 @@ export async function advanceCheckpoint(db: Queryable, name: string, from: Posit
 /**
  * Moves a running projection's checkpoint from `from` ($2, $3) to `to` ($4, $5) and returns its name; no
  * row when it is not at `from` (another runner or a replay moved it, or it failed). Locks the row.
+ *
+ * The transaction that moves it commits without waiting for its WAL to reach the disk
+ * (`synchronous_commit = off` for that transaction only, set by the statement itself: no round trip of
+ * its own). A read table is derived from events that are already durable, and its rows move with their
+ * checkpoint in one transaction: a crash that loses such a commit (at most the WAL writer's last few
+ * hundred milliseconds, and never behind a later synchronous commit) loses the rows and the checkpoint's
+ * move together, and the runner applies those events again after the restart. Nothing is lost, nothing
+ * applied twice; what a request waits for (its ticket readable) no longer includes a disk flush.
  */
 export const ADVANCE_CHECKPOINT = `UPDATE projection_checkpoints
         SET position_commit = $4, position_prepare = $5, updated_at = now()
       WHERE name = $1 AND state = 'running' AND position_commit = $2 AND position_prepare = $3
-      RETURNING name`;
+      RETURNING name, set_config('synchronous_commit', 'off', true) AS commit_mode`;
 
 /** The five parameters of `ADVANCE_CHECKPOINT`. */
 export function advanceCheckpointValues(name: string, from: Position, to: Position): string[] {

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { testMetadata } from '../../test/event-store-fixtures';
 import { type EventMetadata, TICKET_EVENT_TYPES } from '@ppr/contracts';
 import {
+  advanceCheckpoint,
   type AnyProjection,
   type Checkpoint,
   type Position,
   type Projection,
   PROJECTIONS,
   ProjectionRunner,
+  type Queryable,
   projectionStatus,
   readCheckpoint,
   replay,
@@ -176,6 +178,47 @@ describe('read side: projections, replay and status', () => {
     );
     const totalEvents = side.store.countAfter ? await side.store.countAfter(START) : rows[0]!.distinct_events;
     expect(rows[0]).toEqual({ applied: totalEvents, distinct_events: totalEvents });
+  });
+
+  it('commits a batch and a checkpoint move without waiting for the disk flush, and only those', async () => {
+    const settings: string[] = [];
+    const setting = async (db: Queryable): Promise<string> =>
+      (await db.query<{ value: string }>(`SELECT current_setting('synchronous_commit') AS value`)).rows[0]!.value;
+    const runner = new ProjectionRunner({
+      source: side.store,
+      pool: side.db.pool,
+      projections: PROJECTIONS,
+      ...lock(),
+      hooks: {
+        async beforeCheckpoint({ projection, db }) {
+          if (projection === 'tickets') settings.push(await setting(db));
+        },
+      },
+    });
+    await runner.start();
+    try {
+      const { last } = await appendHistory(side.store, generateHistory(3, 4_000_000, 31));
+      expect(await runner.waitFor(['tickets'], last, 60_000)).toBe(true);
+    } finally {
+      await runner.stop();
+    }
+    // Inside the batch's transaction, after its statement: that transaction's commit does not wait.
+    expect(settings.length).toBeGreaterThan(0);
+    expect(new Set(settings)).toEqual(new Set(['off']));
+    // The lazy move of a checkpoint alone too; and only for its own transaction.
+    const stored = await readCheckpoint(side.db.pool, 'email-log');
+    const client = await side.db.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const ahead = { commit: stored.position.commit + 1n, prepare: stored.position.prepare + 1n };
+      expect(await advanceCheckpoint(client, 'email-log', stored.position, ahead)).toBe(true);
+      expect(await setting(client)).toBe('off');
+      await client.query('ROLLBACK');
+      expect(await setting(client)).toBe('on');
+    } finally {
+      client.release();
+    }
+    expect(await setting(side.db.pool)).toBe('on');
   });
 
   it('stops a projection at an event it cannot read, with the error in its status, and keeps the others running', async () => {
