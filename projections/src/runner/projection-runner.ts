@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Pool } from 'pg';
 import { advanceCheckpoint, ensureCheckpoint, markFailed, readCheckpoint, samePosition } from '../checkpoints';
 import { type EventSource, formatPosition, type Position, type RecordedEvent } from '../event-source';
@@ -100,6 +101,9 @@ export class ProjectionRunner<P extends AnyProjection = ReadSideProjection> {
     this.batchSize = options.batchSize ?? 500;
     this.lock = options.lockConnectionString ? new AdvisoryLock(options.lockConnectionString, options.logger) : new SingleProcessLock();
     for (const projection of options.projections) this.progress.set(projection.name, new ProjectionProgress());
+    // Every read-your-writes caller waits on this signal at once (and lets go when done): a busy moment has
+    // more than Node's default of 10 listeners, which is no leak.
+    setMaxListeners(0, this.stopping.signal);
   }
 
   async start(): Promise<void> {
