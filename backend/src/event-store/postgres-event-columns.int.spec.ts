@@ -1,18 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { openTestStore, testEvent as event, type TestStore } from '../../test/event-store-fixtures';
+import { openStoreInOwnDatabase, testEvent as event, type TestStore } from '../../test/event-store-fixtures';
 import { START } from './event-store.port';
 
 /**
  * The store reads `recorded_at` as milliseconds since 1970 (EVENT_COLUMNS in postgres-event-store.ts), not
  * through pg's parsing of the text form: the times must be the ones pg's own parsing gives, to the
  * millisecond, for any microseconds (truncated, as pg truncates them), and the other columns as stored.
- * On the shared PostgreSQL when DATABASE_URL is set, else on the embedded database.
+ * On PostgreSQL (DATABASE_URL) in a database of its own: readAll reads up to the readers' horizon, which
+ * another test file's open transaction in a shared database holds back (its appends would be missing);
+ * else on the embedded database.
  */
 describe('event columns as the PostgreSQL store reads them', () => {
   let opened: TestStore;
 
   beforeAll(async () => {
-    opened = await openTestStore('es_columns', { pollIntervalMs: 60_000 });
+    opened = await openStoreInOwnDatabase('es_columns', { pollIntervalMs: 60_000 });
   });
   afterAll(async () => {
     await opened?.close();
