@@ -10,7 +10,8 @@
  * Then both again while a foreign transaction (100 ms, with a transaction id) opens every 200 ms in
  * another database: readers on the whole server cannot see commits newer than it while it is open.
  *
- * Prints requests/s, p50/p99 latency, the ratio app / baseline, and what each support request costs the
+ * Prints requests/s, p50/p99 latency, the ratio app / baseline, the CPU time each request costs this process
+ * and the rest of the machine (the database server when it is local), and what each support request costs the
  * database: statements and commits, counted by wrapping node-postgres' `Client.prototype.query` in this
  * process (pg_stat_statements is not loaded on the shared server), by owner (event store, read side,
  * rate limits, sessions, ...), for one request at a time and under the load. "Commits" counts
@@ -19,6 +20,8 @@
  * Everything happens in a schema of its own, dropped at the end.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { createServer, request as httpRequest, Agent, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Pool } from 'pg';
@@ -237,6 +240,24 @@ interface Run {
   readonly errors: number;
   readonly seconds: number;
   readonly latencies: number[];
+  /** CPU time spent during the run, in ms: by this process, and by the whole machine (Linux only). */
+  readonly cpu: { readonly processMs: number; readonly machineMs: number | null };
+}
+
+/**
+ * The machine's CPU time so far, in ms over all cores (busy: user, nice, system, irq, softirq, steal, from
+ * /proc/stat), or null where there is no /proc/stat. Read in jiffies, converted with the share of busy
+ * jiffies in all jiffies and the wall time (USER_HZ is not exposed to Node).
+ */
+function machineCpu(): { readonly busy: number; readonly all: number } | null {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+    const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = fields;
+    const busy = user + nice + system + irq + softirq + steal;
+    return { busy, all: busy + idle + iowait };
+  } catch {
+    return null;
+  }
 }
 
 function post(agent: Agent, port: number): Promise<{ status: number; ms: number }> {
@@ -266,6 +287,8 @@ async function load(port: number, seconds: number, connections = CONNECTIONS): P
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
   let errors = 0;
+  const processBefore = process.cpuUsage();
+  const machineBefore = machineCpu();
   const started = performance.now();
   const until = started + seconds * 1000;
   await Promise.all(
@@ -278,8 +301,20 @@ async function load(port: number, seconds: number, connections = CONNECTIONS): P
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(processBefore);
+  const machineAfter = machineCpu();
+  const machineMs =
+    machineBefore && machineAfter && machineAfter.all > machineBefore.all
+      ? ((machineAfter.busy - machineBefore.busy) / (machineAfter.all - machineBefore.all)) * cpus().length * elapsed * 1000
+      : null;
   agent.destroy();
-  return { requests: latencies.length, errors, seconds: elapsed, latencies: latencies.sort((a, b) => a - b) };
+  return {
+    requests: latencies.length,
+    errors,
+    seconds: elapsed,
+    latencies: latencies.sort((a, b) => a - b),
+    cpu: { processMs: (used.user + used.system) / 1000, machineMs },
+  };
 }
 
 const percentile = (sorted: number[], p: number): number =>
@@ -287,6 +322,17 @@ const percentile = (sorted: number[], p: number): number =>
 const rate = (run: Run): number => run.requests / run.seconds;
 const line = (name: string, run: Run): string =>
   `  ${name.padEnd(34)} ${rate(run).toFixed(0).padStart(6)} requests/s   p50 ${percentile(run.latencies, 50).toFixed(1).padStart(6)} ms   p99 ${percentile(run.latencies, 99).toFixed(1).padStart(6)} ms${run.errors ? `   (${run.errors} not 201)` : ''}`;
+/**
+ * CPU time per request: this process (the server and the load generator: the same for both servers) and
+ * the rest of the machine (the database server, and whatever else runs there), and how busy the machine was.
+ */
+const cpuLine = (run: Run): string => {
+  const per = (ms: number): string => (run.requests > 0 ? (ms / run.requests).toFixed(3) : '-');
+  const { processMs, machineMs } = run.cpu;
+  if (machineMs === null) return `      CPU per request: this process ${per(processMs)} ms`;
+  const busy = (machineMs / (cpus().length * run.seconds * 1000)) * 100;
+  return `      CPU per request: ${per(machineMs)} ms in all: this process ${per(processMs)} ms, the rest of the machine (database server) ${per(Math.max(0, machineMs - processMs))} ms; machine ${busy.toFixed(0)} % busy on ${cpus().length} cores`;
+};
 
 /** Opens a 100 ms transaction with a transaction id every 200 ms in another database, until stopped. */
 function foreignTransactions(connectionString: string): { stop: () => Promise<number> } {
@@ -431,7 +477,9 @@ async function main(): Promise<void> {
       const appTally = tally;
       out(`\n${label}`);
       out(line('baseline (parse + one INSERT)', baseline));
+      out(cpuLine(baseline));
       out(line('app: POST /api/support-request', appRun));
+      out(cpuLine(appRun));
       out(
         `  ratio app / baseline: ${(rate(appRun) / rate(baseline)).toFixed(3)} (target >= 0.25: ${rate(appRun) / rate(baseline) >= 0.25 ? 'met' : 'NOT met'}); app p99 < 50 ms: ${percentile(appRun.latencies, 99) < 50 ? 'met' : 'NOT met'}`,
       );
