@@ -23,6 +23,17 @@ describe(`grouped single-event appends on ${process.env.DATABASE_URL ? 'PostgreS
     await opened?.close();
   });
 
+  /** Waits until readers see everything up to `position`. */
+  async function visible(position: AppendResult['position']): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const head = await store.headPosition();
+      if (head && comparePositions(head, position) >= 0) return;
+      if (Date.now() > deadline) throw new Error('The appends did not become visible within 30 s');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
   /** Runs `appends` at once and answers how many statements wrote them. */
   async function together<T>(appends: (() => Promise<T>)[]): Promise<{ outcomes: PromiseSettledResult<T>[]; statements: number }> {
     const before = store.stats.singleAppendStatements;
@@ -120,7 +131,10 @@ describe(`grouped single-event appends on ${process.env.DATABASE_URL ? 'PostgreS
       Array.from({ length: 12 }, (_, i) => () => store.append(`p-${run}-${i}`, [event('Opened', { i })], 'no_stream')),
     );
     const positions = outcomes.map((outcome) => (outcome as PromiseFulfilledResult<AppendResult>).value.position);
-    const first = [...positions].sort(comparePositions)[0]!;
+    const sorted = [...positions].sort(comparePositions);
+    const first = sorted[0]!;
+    // Readers see a commit once no older transaction in the database is open (another test file's may be).
+    await visible(sorted[sorted.length - 1]!);
     const read = (await store.readAll({ commit: first.commit, prepare: first.prepare - 1n }, 100)).filter((e) =>
       e.streamId.startsWith(`p-${run}-`),
     );
