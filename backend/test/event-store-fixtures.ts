@@ -3,10 +3,25 @@ import type { EventMetadata } from '@ppr/contracts';
 import { Client } from 'pg';
 import { loadConfig } from '../src/config/config';
 import { openDatabase, type Database } from '../src/database/database';
-import type { NewEvent } from '../src/event-store/event-store.port';
+import { comparePositions, type EventStore, type NewEvent, type Position } from '../src/event-store/event-store.port';
 import { PostgresEventStore } from '../src/event-store/postgres-event-store';
 import { ensureEventStoreSchema } from '../src/event-store/postgres-schema';
 import { testSchema } from './test-schema';
+
+/**
+ * Waits until readers see everything up to `position` (an append's result). On PostgreSQL a commit is
+ * invisible to readers while any older transaction is open in its database, another test file's included,
+ * so "right after an append" is not "visible": what a test means is "once the append is visible".
+ */
+export async function visible(store: Pick<EventStore, 'headPosition'>, position: Position): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const head = await store.headPosition();
+    if (head && comparePositions(head, position) >= 0) return;
+    if (Date.now() > deadline) throw new Error('The append did not become visible within 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
 
 /** A test event's metadata: a fresh correlation id, now, schema version 1; the system acts unless told. */
 export function testMetadata(actor: EventMetadata['actor'] = { kind: 'system', id: null }): EventMetadata {

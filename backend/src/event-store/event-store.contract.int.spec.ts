@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { testMetadata } from '../../test/event-store-fixtures';
+import { testMetadata, visible } from '../../test/event-store-fixtures';
 import type { EventMetadata } from '@ppr/contracts';
 import { testSchema } from '../../test/test-schema';
 import { loadConfig } from '../config/config';
@@ -144,21 +144,6 @@ async function collect(store: EventStore, count: number, after: Position, stream
     if (seen.length === count) controller.abort();
   }
   return seen;
-}
-
-/**
- * Waits until readers see everything up to `position` (an append's result). On PostgreSQL a commit is
- * invisible to readers while any older transaction is open on the server, another test's included, so
- * "right after an append" is not "visible": what a test means is "once the append is visible".
- */
-async function visible(store: EventStore, position: Position): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const head = await store.headPosition();
-    if (head && comparePositions(head, position) >= 0) return;
-    if (Date.now() > deadline) throw new Error('The append did not become visible within 30 s');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 async function readEverything(store: EventStore): Promise<RecordedEvent[]> {

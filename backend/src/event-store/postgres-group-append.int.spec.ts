@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { openTestStore, testEvent, testMetadata as metadata, type TestStore } from '../../test/event-store-fixtures';
+import { openTestStore, testEvent, testMetadata as metadata, type TestStore, visible } from '../../test/event-store-fixtures';
 import { type AppendResult, comparePositions, DuplicateEventError, type NewEvent, WrongExpectedRevisionError } from './event-store.port';
 import type { PostgresEventStore } from './postgres-event-store';
 
@@ -22,17 +22,6 @@ describe(`grouped single-event appends on ${process.env.DATABASE_URL ? 'PostgreS
   afterAll(async () => {
     await opened?.close();
   });
-
-  /** Waits until readers see everything up to `position`. */
-  async function visible(position: AppendResult['position']): Promise<void> {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const head = await store.headPosition();
-      if (head && comparePositions(head, position) >= 0) return;
-      if (Date.now() > deadline) throw new Error('The appends did not become visible within 30 s');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  }
 
   /** Runs `appends` at once and answers how many statements wrote them. */
   async function together<T>(appends: (() => Promise<T>)[]): Promise<{ outcomes: PromiseSettledResult<T>[]; statements: number }> {
@@ -134,7 +123,7 @@ describe(`grouped single-event appends on ${process.env.DATABASE_URL ? 'PostgreS
     const sorted = [...positions].sort(comparePositions);
     const first = sorted[0]!;
     // Readers see a commit once no older transaction in the database is open (another test file's may be).
-    await visible(sorted[sorted.length - 1]!);
+    await visible(store, sorted[sorted.length - 1]!);
     const read = (await store.readAll({ commit: first.commit, prepare: first.prepare - 1n }, 100)).filter((e) =>
       e.streamId.startsWith(`p-${run}-`),
     );
