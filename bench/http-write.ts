@@ -245,9 +245,9 @@ interface Run {
 }
 
 /**
- * The machine's CPU time so far, in ms over all cores (busy: user, nice, system, irq, softirq, steal, from
- * /proc/stat), or null where there is no /proc/stat. Read in jiffies, converted with the share of busy
- * jiffies in all jiffies and the wall time (USER_HZ is not exposed to Node).
+ * The machine's CPU counters so far, in jiffies summed over all cores (/proc/stat): busy (user, nice, system,
+ * irq, softirq, steal) and all (busy, idle, iowait); null where there is no /proc/stat. A run turns the
+ * share of busy jiffies into ms with the wall time and the number of cores (USER_HZ is not exposed to Node).
  */
 function machineCpu(): { readonly busy: number; readonly all: number } | null {
   try {
