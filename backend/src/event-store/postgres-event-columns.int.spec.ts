@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { openStoreInOwnDatabase, testEvent as event, type TestStore } from '../../test/event-store-fixtures';
 import { START } from './event-store.port';
+import { RECORDED_AT_MS } from './postgres-event-store';
 
 /**
- * The store reads `recorded_at` as milliseconds since 1970 (EVENT_COLUMNS in postgres-event-store.ts), not
+ * The store reads `recorded_at` as milliseconds since 1970 (RECORDED_AT_MS in postgres-event-store.ts), not
  * through pg's parsing of the text form: the times must be the ones pg's own parsing gives, to the
  * millisecond, for any microseconds (truncated, as pg truncates them), and the other columns as stored.
  * On PostgreSQL (DATABASE_URL) in a database of its own: readAll reads up to the readers' horizon, which
@@ -59,5 +60,29 @@ describe('event columns as the PostgreSQL store reads them', () => {
       events.map((e, i) => [e.id, e.type, i, e.data, e.metadata]),
     );
     expect(mine[mine.length - 1]!.position).toEqual(appended.position);
+  });
+
+  it('gives the same milliseconds as exact numeric arithmetic, at the edges of a second, in any session time zone', async () => {
+    const client = await opened.db.pool.connect();
+    try {
+      // Whole seconds from 1700 to 2240 (around 1970, 2038 and today), each with microseconds at the edges of a
+      // millisecond and of the second; zones with whole-hour, half-hour, 45-minute and (before 1883) odd-second offsets.
+      const zones = ['UTC', 'America/New_York', 'Asia/Kolkata', 'Australia/Eucla', 'Pacific/Chatham'];
+      for (const zone of zones) {
+        await client.query(`SELECT set_config('timezone', $1, false)`, [zone]);
+        const { rows } = await client.query<{ checked: number; mismatches: number; first: string | null }>(
+          `SELECT count(*)::int AS checked,
+                  count(*) FILTER (WHERE ${RECORDED_AT_MS} <> floor(extract(epoch FROM recorded_at) * 1000)::float8)::int AS mismatches,
+                  min(recorded_at::text) FILTER (WHERE ${RECORDED_AT_MS} <> floor(extract(epoch FROM recorded_at) * 1000)::float8) AS first
+             FROM (SELECT to_timestamp(s::float8) + make_interval(secs => u / 1e6) AS recorded_at
+                     FROM unnest(ARRAY[-8520336000, -2717640000, -1, 0, 1, 1795900000, 2147483647, 4102444800, 8520336000]::int8[]) AS s,
+                          unnest(ARRAY[0, 1, 999, 1000, 1001, 123999, 500000, 998999, 999000, 999001, 999999]) AS u) AS t`,
+        );
+        expect({ zone, ...rows[0] }).toEqual({ zone, checked: 99, mismatches: 0, first: null });
+      }
+    } finally {
+      await client.query(`RESET timezone`);
+      client.release();
+    }
   });
 });

@@ -134,14 +134,21 @@ export interface NumberedStream {
 }
 
 /**
- * What reads select: every column of an event, with `recorded_at` as whole milliseconds since 1970. A number
- * makes its Date without parsing the text form (a good part of a catch-up's time per event), and it is the
- * same Date: JavaScript's keeps milliseconds and pg's parsing drops the microseconds as this does
- * (truncated first, so rounding the product is exact whether `extract` answers numeric or, before
- * PostgreSQL 14, double precision).
+ * `recorded_at` as whole milliseconds since 1970, a double. A number makes its Date without parsing the
+ * text form (a good part of a catch-up's time per event), and it is the same Date: JavaScript's keeps
+ * milliseconds and pg's parsing drops the microseconds as this does (truncates them, also before 1970).
+ * Exact, in double precision throughout: the whole seconds since 1970 (the floor of `date_part('epoch')`,
+ * which is the microseconds divided by a million, rounded once: within a quarter of a microsecond of the
+ * truth from 1698 to 2242, so it never crosses a whole second; `recorded_at` is the server's clock at the
+ * append), times 1000, plus the milliseconds of the seconds field (its microseconds, below 60,000,000).
+ * Time-zone offsets are whole seconds, so the session's zone cannot shift the milliseconds. About half
+ * the server's time of the `extract(epoch ...)` form, which computes in numeric since PostgreSQL 14.
  */
+export const RECORDED_AT_MS = `floor(date_part('epoch', recorded_at)) * 1000 + (date_part('microseconds', recorded_at)::int4 % 1000000 / 1000)`;
+
+/** What reads select: every column of an event, `recorded_at` as RECORDED_AT_MS. */
 const EVENT_COLUMNS = `position, tx_id, event_id, stream_id, stream_revision, type, data, metadata,
-  round(extract(epoch FROM date_trunc('milliseconds', recorded_at)) * 1000)::float8`;
+  ${RECORDED_AT_MS}`;
 /** A row of EVENT_COLUMNS, as pg gives it with `rowMode: 'array'`. */
 type EventTuple = [string, string, string, string, string, string, unknown, EventMetadata, number];
 
