@@ -138,9 +138,10 @@ export interface NumberedStream {
  * text form (a good part of a catch-up's time per event), and it is the same Date: JavaScript's keeps
  * milliseconds and pg's parsing drops the microseconds as this does (truncates them, also before 1970).
  * Exact, in double precision throughout: the whole seconds since 1970 (the floor of `date_part('epoch')`,
- * which is the microseconds divided by a million, rounded once: within a quarter of a microsecond of the
- * truth from 1698 to 2242, so it never crosses a whole second; `recorded_at` is the server's clock at the
- * append), times 1000, plus the milliseconds of the seconds field (its microseconds, below 60,000,000).
+ * which is the microseconds divided by a million, rounded once: within half a microsecond of the truth
+ * within 2^33 seconds of 1970, 1698 to 2242, so it never crosses a whole second; `recorded_at` is the
+ * server's clock at the append), times 1000, plus the milliseconds of the seconds field (its microseconds,
+ * below 60,000,000).
  * Time-zone offsets are whole seconds, so the session's zone cannot shift the milliseconds. About half
  * the server's time of the `extract(epoch ...)` form, which computes in numeric since PostgreSQL 14.
  */
