@@ -51,19 +51,28 @@ export async function openTestStore(
 }
 
 /**
- * `openTestStore`, but on PostgreSQL in a database of its own, created here and dropped by `close`: no
- * other test file's transaction is in it, so none holds back its readers' horizon (READ_HORIZON leaves out
- * other databases), for tests that count reads exactly. Embedded: `openTestStore` (a database of its own).
+ * A database of its own on the PostgreSQL server of `url` (DATABASE_URL), created now: no other test file's
+ * transaction is in it, so none holds back its readers' horizon (READ_HORIZON leaves out other databases).
+ * `url` is its connection string; `drop` removes it (closing whatever is still connected).
  */
-export async function openStoreInOwnDatabase(prefix: string, options: { readonly pollIntervalMs: number }): Promise<TestStore> {
-  const url = process.env.DATABASE_URL;
-  if (!url) return openTestStore(prefix, options);
+export async function createOwnDatabase(url: string, prefix: string): Promise<{ readonly url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   await onServer(url, `CREATE DATABASE "${name}"`);
   const own = new URL(url);
   own.pathname = `/${name}`;
-  const db = await openDatabase(loadConfig({ NODE_ENV: 'test', DATA_DIR: 'memory', DATABASE_URL: own.toString() }));
-  return storeOn(db, options, () => onServer(url, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  return { url: own.toString(), drop: () => onServer(url, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+/**
+ * `openTestStore`, but on PostgreSQL in a database of its own (`createOwnDatabase`), dropped by `close`, for
+ * tests that count reads exactly or read everything. Embedded: `openTestStore` (a database of its own).
+ */
+export async function openStoreInOwnDatabase(prefix: string, options: { readonly pollIntervalMs: number }): Promise<TestStore> {
+  const url = process.env.DATABASE_URL;
+  if (!url) return openTestStore(prefix, options);
+  const own = await createOwnDatabase(url, prefix);
+  const db = await openDatabase(loadConfig({ NODE_ENV: 'test', DATA_DIR: 'memory', DATABASE_URL: own.url }));
+  return storeOn(db, options, () => own.drop());
 }
 
 /** The store on `db` (its schema made first); `close` closes both, then calls `drop`. */

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { testMetadata } from '../../test/event-store-fixtures';
-import { testSchema, type TestSchema } from '../../test/test-schema';
+import { createOwnDatabase, testMetadata } from '../../test/event-store-fixtures';
 import { loadConfig } from '../config/config';
 import { openDatabase, type Database } from '../database/database';
 import { type NewEvent, type Position, type RecordedEvent, START } from './event-store.port';
@@ -13,7 +12,9 @@ import { ensureEventStoreSchema } from './postgres-schema';
  * NOTIFY is for other processes (coalesced, and only for stores of the same schema). Subscribers woken
  * together share one read. Needs a real PostgreSQL (the embedded database has no LISTEN).
  *
- * Every store here polls once a minute: whatever arrives within the test's time came by a wake-up.
+ * Every store here polls once a minute: whatever arrives within the test's time came by a wake-up. In a
+ * database of its own (NOTIFY reaches the LISTENs of one database): another test file's transaction
+ * cannot hold back these stores' readers.
  */
 const url = process.env.DATABASE_URL;
 const maybe = url ? describe : describe.skip;
@@ -56,12 +57,13 @@ function follow(
 }
 
 maybe(url ? 'NOTIFY between processes, never to itself' : 'skipped: DATABASE_URL is not set (the embedded database has no LISTEN)', () => {
-  const schemas: TestSchema[] = [];
   const databases: Database[] = [];
   const stores: PostgresEventStore[] = [];
+  let own: { readonly url: string; drop(): Promise<void> } | undefined;
 
-  async function open(schema: TestSchema): Promise<PostgresEventStore> {
-    const db = await openDatabase(loadConfig({ NODE_ENV: 'test', DATA_DIR: 'memory', ...schema.env }));
+  async function open(schema: string, poolSize: number): Promise<PostgresEventStore> {
+    const config = { DATABASE_URL: own!.url, DATABASE_SCHEMA: schema, DATABASE_POOL_SIZE: String(poolSize) };
+    const db = await openDatabase(loadConfig({ NODE_ENV: 'test', DATA_DIR: 'memory', ...config }));
     databases.push(db);
     await ensureEventStoreSchema(db.pool);
     const store = new PostgresEventStore({ pool: db.pool, adapter: 'postgres', listenUrl: db.url, pollIntervalMs: 60_000 });
@@ -74,18 +76,16 @@ maybe(url ? 'NOTIFY between processes, never to itself' : 'skipped: DATABASE_URL
   let elsewhere: PostgresEventStore;
 
   beforeAll(async () => {
-    const shared = testSchema('es_notify', { poolSize: 4 });
-    const other = testSchema('es_notify_other', { poolSize: 2 });
-    schemas.push(shared, other);
+    own = await createOwnDatabase(url!, 'es_notify');
     // Two processes on one schema (two stores, two pools, two LISTEN connections), one on another schema.
-    a = await open(shared);
-    b = await open(shared);
-    elsewhere = await open(other);
+    a = await open('es_notify', 4);
+    b = await open('es_notify', 4);
+    elsewhere = await open('es_notify_other', 2);
   });
   afterAll(async () => {
     for (const store of stores) await store.close();
     for (const db of databases) await db.close();
-    for (const schema of schemas) await schema.drop();
+    await own?.drop();
   });
 
   it("wakes another process's subscribers through NOTIFY, its own in-process only, and nobody in another schema", async () => {
@@ -142,8 +142,9 @@ maybe(url ? 'NOTIFY between processes, never to itself' : 'skipped: DATABASE_URL
     first.stop();
     second.stop();
     expect(first.seen.map((e) => e.id)).toEqual(second.seen.map((e) => e.id));
-    // One read per append for both subscribers (two without sharing). A transaction another test file
-    // holds open in this database can hide an append for a moment: each such look again adds a read at most.
+    // One read per append for both subscribers (two without sharing). Another transaction in this database
+    // (a NOTIFY takes a transaction id: the other stores' presence messages) can hide an append for a
+    // moment: each such look again adds a read at most.
     const lookedAgain = a.stats.invisibleRetries - retries;
     if (lookedAgain === 0) expect(a.stats.subscriberReads - reads).toBe(3);
     else expect(a.stats.subscriberReads - reads).toBeLessThanOrEqual(3 + lookedAgain);
