@@ -19,7 +19,8 @@ function freePort(): number {
 process.env.E2E_PORT ??= String(freePort());
 const port = Number(process.env.E2E_PORT);
 // A PostgreSQL server outlives a run: each run works in a schema of its own, so one-time state (the first
-// admin account) starts fresh. The workers inherit it too, for specs that read the database.
+// admin account) starts fresh. The workers inherit it too, for specs that read the database. scripts/e2e.mjs
+// (npm run test:e2e) names it and drops it after the run; here only for a run started another way.
 if (process.env.DATABASE_URL) process.env.DATABASE_SCHEMA ??= `e2e_${Date.now().toString(36)}`;
 
 export default defineConfig({

@@ -2,6 +2,7 @@ import type { Browser, Page } from '@playwright/test';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 const frontendDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -62,17 +63,31 @@ export class OwnServer {
     }
   }
 
+  /** Stops it, then drops its schema (with DATABASE_URL). */
   async stop(): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    await exited;
+    if (child && child.exitCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    if (process.env.DATABASE_URL) await dropSchema(process.env.DATABASE_URL, this.schema);
   }
 
   /** A page in a browser context of its own on this server, at desktop size. */
   async newPage(browser: Browser): Promise<Page> {
     const context = await browser.newContext({ baseURL: this.baseURL, viewport: { width: 1366, height: 900 } });
     return context.newPage();
+  }
+}
+
+/** Drops `schema` with everything in it, on the server of `url`. */
+async function dropSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
   }
 }
