@@ -22,6 +22,20 @@ function parseServedHtml(html: string) {
 }
 
 /** Console errors and uncaught exceptions, which include React hydration mismatches. */
+/**
+ * Holds back the page's scripts until the returned function is called: the prerendered page is on screen
+ * and can be typed into, but nothing has hydrated it yet (a slow connection).
+ */
+async function holdScripts(page: Page): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const scriptsMayLoad = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/[^/]+\.js$/, async (route) => {
+    await scriptsMayLoad;
+    await route.continue();
+  });
+  return release;
+}
+
 function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (message) => {
@@ -298,6 +312,40 @@ test.describe('in the browser', () => {
     await expect(page.getByText('No services match your search criteria')).toBeVisible();
     await page.getByRole('button', { name: 'Show all services' }).click();
     await expect(page.getByRole('article')).toHaveCount(9);
+  });
+
+  test('services search typed before the page script ran filters once it runs', async ({ page }) => {
+    // The prerendered page shows the search box before its script has run: what a visitor types then counts.
+    const release = await holdScripts(page);
+    await page.goto('/services', { waitUntil: 'commit' });
+    const box = page.getByRole('searchbox', { name: 'Search services' });
+    await box.fill('ransomware');
+    release();
+    await expect(page.getByRole('article')).toHaveCount(2);
+    await expect(box).toHaveValue('ransomware');
+    await expect(page.getByRole('status').filter({ hasText: 'services match' })).toHaveText('2 of 9 services match “ransomware”');
+  });
+
+  test('contact form filled in before the page script ran sends what was typed', async ({ page }) => {
+    const release = await holdScripts(page);
+    await page.goto('/contact', { waitUntil: 'commit' });
+    await page.getByRole('textbox', { name: 'Name' }).fill('Early Typist');
+    await page.getByRole('textbox', { name: 'Email' }).fill('early@example.com');
+    await page.getByRole('textbox', { name: 'Phone' }).fill('(703) 555-0199');
+    await page.getByRole('textbox', { name: 'Subject' }).fill('Typed early');
+    await page.getByRole('textbox', { name: 'Message' }).fill('Typed before the page had finished loading.');
+    release();
+    await page.waitForLoadState('networkidle');
+    const sent = page.waitForRequest((request) => request.url().endsWith('/api/contact') && request.method() === 'POST');
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    expect((await sent).postDataJSON()).toMatchObject({
+      name: 'Early Typist',
+      email: 'early@example.com',
+      phone: '(703) 555-0199',
+      subject: 'Typed early',
+      message: 'Typed before the page had finished loading.',
+    });
+    await expect(page.getByRole('heading', { name: 'Message Received' })).toBeVisible();
   });
 
   test('contact form: messages, 1-second send, toast, Message Received and F8', async ({ page }) => {

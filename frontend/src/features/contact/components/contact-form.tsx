@@ -1,6 +1,6 @@
 import { contactFormSchema, type ContactForm as ContactFormValues } from '@ppr/contracts';
 import { CircleCheck } from 'lucide-react';
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { SubmitButton } from '../../../components/ui/form';
 import { ApiRequestError } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
@@ -75,6 +75,22 @@ export function ContactForm({
   const [received, setReceived] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const panelRef = useRef<HTMLHeadingElement>(null);
+
+  // The prerendered page shows the form before this script runs: what a visitor typed by then is kept (on
+  // screen it stays; the state starts empty, and a send would have said the fields were empty).
+  useEffect(() => {
+    const form = formRef.current;
+    if (!form) return;
+    const typed: Partial<ContactFormValues> = {};
+    for (const name of FIELD_ORDER) {
+      const element = form.elements.namedItem(name);
+      if ((element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) && element.value !== '')
+        typed[name] = element.value;
+    }
+    // Once, after hydration, from the one outside source of these values there is: the page as it was typed in.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    if (Object.keys(typed).length > 0) setValues((current) => ({ ...current, ...typed }));
+  }, []);
 
   const update = (field: FieldName, value: string) => {
     const next = { ...values, [field]: value };

@@ -1,6 +1,6 @@
 import type { ServiceCategory } from '@ppr/contracts';
 import { Search } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { ServiceTile } from '../../../components/service-tile';
 import { filterServices } from '../lib/filter-services';
 
@@ -14,6 +14,12 @@ export interface ServiceSearchProps {
 export function ServiceSearch({ services, tileHeadingLevel = 3 }: ServiceSearchProps) {
   const [query, setQuery] = useState('');
   const inputId = useId();
+  const input = useRef<HTMLInputElement>(null);
+  // The prerendered page shows the box before this script runs: what a visitor typed by then is the query.
+  useEffect(() => {
+    const typed = input.current?.value ?? '';
+    if (typed !== '') setQuery(typed);
+  }, []);
   const results = filterServices(services, query);
   return (
     <div>
@@ -23,6 +29,7 @@ export function ServiceSearch({ services, tileHeadingLevel = 3 }: ServiceSearchP
         </label>
         <Search aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 h-5 w-5 -translate-y-1/2 text-slate-500" />
         <input
+          ref={input}
           id={inputId}
           type="search"
           value={query}
