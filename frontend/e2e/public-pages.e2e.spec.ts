@@ -184,6 +184,25 @@ test.describe('served HTML without JavaScript', () => {
   });
 });
 
+/** The screen a client-only route ends on for a logged-out visitor of a fresh browser (no pending request). */
+function loggedOutEnd(route: (typeof CLIENT_ROUTES)[number]): { path: string; title: string } {
+  const titled = (name: string): string => route.title.replace(/^[^|]+\|/, `${name} |`);
+  switch (route.pattern) {
+    case '/payment':
+    case '/payment/:ticketId':
+    case '/payment-success':
+      return { path: '/support-request', title: titled('Request IT Support') };
+    case '/customer/dashboard':
+    case '/ticket/:id':
+      return { path: `/customer/login?returnTo=${encodeURIComponent(route.example)}`, title: titled('My Account') };
+    case '/admin':
+    case '/admin/dashboard':
+      return { path: '/admin/login', title: titled('Admin Login') };
+    default:
+      return { path: route.example, title: route.title };
+  }
+}
+
 test.describe('in the browser', () => {
   test.skip(!HAS_CHROMIUM, NO_CHROMIUM);
 
@@ -228,15 +247,12 @@ test.describe('in the browser', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('My Account');
     for (const route of CLIENT_ROUTES) {
       await page.goto(route.example);
-      // The protected screens end on their login page: the ticket page on My Account, the admin dashboard (which
-      // first asks the API who is logged in) on Admin Login.
-      const loggedOutTitle =
-        route.pattern === '/ticket/:id'
-          ? route.title.replace(/^Ticket/, 'My Account')
-          : route.pattern === '/admin' || route.pattern === '/admin/dashboard'
-            ? route.title.replace(/^Admin/, 'Admin Login')
-            : route.title;
-      await expect(page, route.example).toHaveTitle(loggedOutTitle);
+      // Where a logged-out visitor with no pending request ends: the payment screens have nothing to pay and go
+      // back to the form; the protected screens go to their login page (the admin dashboard first asks the API
+      // who is logged in). Waiting for the end screen, not for a title the page may show only for a moment.
+      const end = loggedOutEnd(route);
+      await page.waitForURL((url) => `${url.pathname}${url.search}` === end.path);
+      await expect(page, route.example).toHaveTitle(end.title);
       await expect(page.locator('meta[name="robots"]'), route.example).toHaveAttribute('content', 'noindex');
     }
     expect(errors).toEqual([]);

@@ -38,27 +38,32 @@ describe('GroupWriter', () => {
   });
 
   it('with a linger, waits that long for company before the first write', async () => {
-    const w = recordingWrite();
-    const writer = new GroupWriter(w.write, { lingerMs: 30 });
-    const started = performance.now();
-    const results = [writer.submit(1)];
-    await tick();
-    results.push(writer.submit(2));
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    results.push(writer.submit(3));
-    expect(w.groups).toEqual([]);
-    const written = new Promise<number>((resolve) => {
-      const check = (): void => {
-        if (w.groups.length > 0) resolve(performance.now() - started);
-        else setTimeout(check, 1);
-      };
-      check();
-    });
-    // A timer never fires early: the group was not written before the linger was over.
-    expect(await written).toBeGreaterThanOrEqual(29);
-    expect(w.groups).toEqual([[1, 2, 3]]);
-    w.finish();
-    expect(await Promise.all(results)).toEqual(['wrote 1', 'wrote 2', 'wrote 3']);
+    // Fake timers: the test decides when time passes, so a busy machine cannot end the linger early.
+    jest.useFakeTimers();
+    try {
+      const w = recordingWrite();
+      const writer = new GroupWriter(w.write, { lingerMs: 30 });
+      const results = [writer.submit(1)];
+      jest.advanceTimersByTime(10);
+      results.push(writer.submit(2));
+      jest.advanceTimersByTime(19);
+      results.push(writer.submit(3));
+      expect(w.groups).toEqual([]);
+      jest.advanceTimersByTime(1);
+      expect(w.groups).toEqual([[1, 2, 3]]);
+      w.finish();
+      expect(await Promise.all(results)).toEqual(['wrote 1', 'wrote 2', 'wrote 3']);
+      // The next lone item lingers again: the linger belongs to each group, not to the writer's first.
+      const next = writer.submit(4);
+      jest.advanceTimersByTime(29);
+      expect(w.groups).toEqual([[1, 2, 3]]);
+      jest.advanceTimersByTime(1);
+      expect(w.groups).toEqual([[1, 2, 3], [4]]);
+      w.finish();
+      expect(await next).toBe('wrote 4');
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('writes a failed group again item by item: a bad item fails only its own caller', async () => {
