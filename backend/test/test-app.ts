@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { createApp } from '../src/app';
 import { type AppConfig, loadConfig } from '../src/config/config';
@@ -52,4 +55,17 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       await schema.drop();
     },
   };
+}
+
+/**
+ * One database that several app runs share, as restarts and instances do: a schema of its own on the
+ * PostgreSQL of DATABASE_URL, else an embedded data folder. Pass `env` to openTestApp.
+ */
+export async function sharedTestDatabase(prefix: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (process.env.DATABASE_URL) {
+    const schema = testSchema(prefix);
+    return { env: { ...schema.env }, drop: () => schema.drop() };
+  }
+  const dir = await mkdtemp(join(tmpdir(), `ppr-${prefix}-`));
+  return { env: { DATA_DIR: dir }, drop: () => rm(dir, { recursive: true, force: true }) };
 }

@@ -14,6 +14,7 @@ import * as contactAndCampaigns from './migrations/20261126000000_contact_and_ca
 import * as pageViews from './migrations/20261127000000_page_views';
 import * as integrations from './migrations/20261128000000_integrations';
 import * as lz4MailBodies from './migrations/20261129000000_lz4_mail_bodies';
+import * as refundRequests from './migrations/20261130000000_refund_requests';
 
 /** The write side's own tables (accounts, sessions, ids). Read tables have their own migrations. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261127000000_page_views': pageViews,
   '20261128000000_integrations': integrations,
   '20261129000000_lz4_mail_bodies': lz4MailBodies,
+  '20261130000000_refund_requests': refundRequests,
 };
 
 const WRITE_SIDE: MigrationSet = { migrations: MIGRATIONS, tableName: 'app_migration', label: 'Database' };

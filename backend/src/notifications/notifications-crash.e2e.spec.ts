@@ -1,21 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PROJECTIONS, replay } from '@ppr/projections';
 import { created, seed, seedTickets } from '../../test/admin-helpers';
 import { startTestSmtp, type TestSmtpServer, waitFor } from '../../test/smtp-server';
-import { openTestApp, type TestApp } from '../../test/test-app';
-import { testSchema } from '../../test/test-schema';
-
-/** One database (a schema, or an embedded data folder) that several app runs share, as restarts do. */
-async function sharedDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  if (process.env.DATABASE_URL) {
-    const schema = testSchema('notif');
-    return { env: { ...schema.env }, drop: () => schema.drop() };
-  }
-  const dir = await mkdtemp(join(tmpdir(), 'ppr-notif-'));
-  return { env: { DATA_DIR: dir }, drop: () => rm(dir, { recursive: true, force: true }) };
-}
+import { openTestApp, sharedTestDatabase, type TestApp } from '../../test/test-app';
 
 function openApp(dbEnv: Record<string, string>, smtp: TestSmtpServer): Promise<TestApp> {
   return openTestApp({ MAIL_FROM: 'Potomac PC Repair <support@potomacpc.example>', SMTP_URL: smtp.url, ...dbEnv });
@@ -41,12 +27,12 @@ async function mailRows(t: TestApp, email: string): Promise<{ id: string; status
 }
 
 describe('ticket emails across crashes and restarts', () => {
-  let database: Awaited<ReturnType<typeof sharedDatabase>>;
+  let database: Awaited<ReturnType<typeof sharedTestDatabase>>;
   const servers: TestSmtpServer[] = [];
   const apps: TestApp[] = [];
 
   beforeAll(async () => {
-    database = await sharedDatabase();
+    database = await sharedTestDatabase('notif');
   });
   afterAll(async () => {
     for (const app of apps) await app.close().catch(() => undefined);
@@ -121,13 +107,13 @@ describe('ticket emails across crashes and restarts', () => {
 const onPostgres = process.env.DATABASE_URL ? describe : describe.skip;
 
 onPostgres('two app instances on one PostgreSQL', () => {
-  let database: Awaited<ReturnType<typeof sharedDatabase>>;
+  let database: Awaited<ReturnType<typeof sharedTestDatabase>>;
   let smtp: TestSmtpServer;
   let a: TestApp;
   let b: TestApp;
 
   beforeAll(async () => {
-    database = await sharedDatabase();
+    database = await sharedTestDatabase('notif');
     smtp = await startTestSmtp();
     a = await openApp(database.env, smtp);
     b = await openApp(database.env, smtp);

@@ -1,4 +1,7 @@
+import { actorSchema } from '@ppr/contracts';
 import type { Pool } from 'pg';
+import { z } from 'zod';
+import type { RequestContext } from '../common/request-context';
 import type { GatewayPaymentIntent } from './payment-gateway.port';
 
 /** A row of `payment_intents`: an intent the app asked the gateway for, as the app last knew it. */
@@ -52,6 +55,56 @@ export async function recordIntent(
 export async function findIntent(pool: Pool, id: string): Promise<PaymentIntentRecord | null> {
   const { rows } = await pool.query<PaymentIntentRecord>(`SELECT ${INTENT_COLUMNS} FROM payment_intents WHERE id = $1`, [id]);
   return rows[0] ?? null;
+}
+
+/** Who asked for the refund of an intent and why (`recordRefundRequest`). */
+export interface RefundRequest {
+  readonly context: RequestContext;
+  readonly reason: string | null;
+  readonly requestedAt: Date;
+}
+
+const requestContextSchema = z.object({ actor: actorSchema, correlationId: z.string() });
+
+/**
+ * Records who asks for the refund of an intent and why, before the gateway is asked: the refund's webhook may
+ * come first, and to any instance. The latest request wins (two admins asking at once: the refund is one).
+ */
+export async function recordRefundRequest(
+  pool: Pool,
+  id: string,
+  context: RequestContext,
+  reason: string | null,
+  now: Date,
+): Promise<void> {
+  const by = { actor: context.actor, correlationId: context.correlationId } satisfies z.infer<typeof requestContextSchema>;
+  await pool.query('UPDATE payment_intents SET refund_requested_at = $2, refund_requested_by = $3, refund_reason = $4 WHERE id = $1', [
+    id,
+    now,
+    JSON.stringify(by),
+    reason,
+  ]);
+}
+
+/** Forgets a refund request the gateway refused, unless another request has replaced it meanwhile. */
+export async function forgetRefundRequest(pool: Pool, id: string, requestedAt: Date): Promise<void> {
+  await pool.query(
+    `UPDATE payment_intents SET refund_requested_at = NULL, refund_requested_by = NULL, refund_reason = NULL
+      WHERE id = $1 AND refund_requested_at = $2`,
+    [id, requestedAt],
+  );
+}
+
+/** The recorded refund request of an intent, or null (none, or a record this version cannot read). */
+export async function refundRequestOf(pool: Pool, id: string): Promise<RefundRequest | null> {
+  const { rows } = await pool.query<{ at: Date | null; by: unknown; reason: string | null }>(
+    'SELECT refund_requested_at AS at, refund_requested_by AS by, refund_reason AS reason FROM payment_intents WHERE id = $1',
+    [id],
+  );
+  const row = rows[0];
+  if (!row?.at) return null;
+  const by = requestContextSchema.safeParse(row.by);
+  return by.success ? { context: by.data, reason: row.reason, requestedAt: row.at } : null;
 }
 
 /** The newest intent of a ticket that is not settled yet (the one to reuse), or null. */

@@ -17,6 +17,7 @@ import {
   beginWebhookEvent,
   findIntent,
   finishWebhookEvent,
+  refundRequestOf,
   settleCheckoutSession,
   settleIntent,
   updateIntentStatus,
@@ -224,8 +225,8 @@ export class PaymentWebhookService {
       this.logger.error(`Refund of ${intentId} reported, but no ticket holds that payment: refused`);
       return { outcome: 'refused' as const, position: null };
     }
-    // A refund an admin asked for (still waiting for the gateway's answer) is the admin's act, with their reason.
-    const asked = this.payments.refundAskedFor(intentId);
+    // A refund an admin asked for is the admin's act, with their reason, whichever instance asked.
+    const asked = await refundRequestOf(this.db.pool, intentId);
     const reason = asked ? asked.reason : 'Refunded through the payment gateway';
     try {
       const result = await this.commands.execute(

@@ -31,17 +31,25 @@ import { CreateTicketCommand } from '../tickets/commands/create-ticket.command';
 import { HandleTicketCommand } from '../tickets/commands/handle-ticket.command';
 import { GetTicketDetailQuery } from '../tickets/queries/customer-ticket.queries';
 import { TicketDomainError } from '../tickets/ticket-errors';
-import { type GatewayPaymentIntent, type PaymentGateway, type PaymentIntentStatus } from './payment-gateway.port';
+import {
+  type GatewayPaymentIntent,
+  type GatewayRefund,
+  type PaymentGateway,
+  PaymentGatewayUnavailableError,
+  type PaymentIntentStatus,
+} from './payment-gateway.port';
 import {
   claimIntent,
   countSettledCheckoutSessionsOfTicket,
   settleCheckoutSession,
   countSettledIntentsOfTicket,
   findIntent,
+  forgetRefundRequest,
   openCheckoutSessionOfTicket,
   openIntentOfTicket,
   recordCheckoutSession,
   recordIntent,
+  recordRefundRequest,
   releaseClaim,
   settleIntent,
 } from './payment-records.repository';
@@ -82,12 +90,6 @@ export type RecordOutcome =
 @Injectable()
 export class TicketPaymentsService {
   private readonly logger = new Logger('Payments');
-  /**
-   * Refunds asked for in this process and not yet recorded, by payment intent: who asked and why. The gateway
-   * may report the refund (charge.refunded) before its refund call returns (the simulated gateway always does,
-   * a fast Stripe webhook can): the webhook then records it for the admin who asked, not for the gateway.
-   */
-  private readonly refundsAsked = new Map<string, { readonly context: RequestContext; readonly reason: string | null }>();
   /** The tickets a browser submitted (a signed cookie, as the support request endpoint keeps them). */
   private readonly grants: TicketGrants;
 
@@ -512,24 +514,23 @@ export class TicketPaymentsService {
         'No payment made through the gateway is recorded for this ticket; there is nothing to refund',
       );
     }
-    const asked = { context, reason };
-    this.refundsAsked.set(intentId, asked);
+    // Who asks and why, before the gateway is asked: its webhook may record the refund first, on any instance.
+    const requestedAt = this.clock.now();
+    await recordRefundRequest(this.pool, intentId, context, reason, requestedAt);
+    let refund: GatewayRefund;
     try {
-      const refund = await this.gateway.refund({ paymentIntentId: intentId, idempotencyKey: `refund:${intentId}`, reason });
-      if (refund.status !== 'succeeded') return { status: 'pending', position: null };
-      const result = await this.commands.execute(
-        new HandleTicketCommand(ticketId, { type: 'RefundPayment', data: { paymentIntentId: intentId, reason } }, context),
-      );
-      return { status: 'refunded', position: result.position };
-    } finally {
-      // Only this request's entry: a concurrent request for the same intent may have replaced it.
-      if (this.refundsAsked.get(intentId) === asked) this.refundsAsked.delete(intentId);
+      refund = await this.gateway.refund({ paymentIntentId: intentId, idempotencyKey: `refund:${intentId}`, reason });
+    } catch (error) {
+      // Refused: no refund was made, and one made later in the gateway's dashboard is not this admin's act.
+      // Unreachable: it may have been made, and its webhook is still theirs.
+      if (!(error instanceof PaymentGatewayUnavailableError)) await forgetRefundRequest(this.pool, intentId, requestedAt);
+      throw error;
     }
-  }
-
-  /** Who asked for the refund of this intent and why, while that request is still running (else null). */
-  refundAskedFor(intentId: string): { readonly context: RequestContext; readonly reason: string | null } | null {
-    return this.refundsAsked.get(intentId) ?? null;
+    if (refund.status !== 'succeeded') return { status: 'pending', position: null };
+    const result = await this.commands.execute(
+      new HandleTicketCommand(ticketId, { type: 'RefundPayment', data: { paymentIntentId: intentId, reason } }, context),
+    );
+    return { status: 'refunded', position: result.position };
   }
 
   /**
