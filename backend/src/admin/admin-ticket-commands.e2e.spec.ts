@@ -340,6 +340,20 @@ describe('admin ticket commands: each answers the ticket as the list shows it, 4
       expect((await events(id)).filter((event) => event.type === 'TicketPaymentRefunded')).toHaveLength(1);
     });
 
+    it("refunds once when asked several times at once: every request answers 200, the refund is the admin's", async () => {
+      const id = await paidTicket();
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () => admin.post(`/api/admin/tickets/${id}/refund`).send({ reason: 'Asked twice by mistake' })),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+      expect(answers.map((answer) => answer.body.refundStatus)).toContain('refunded');
+      for (const answer of answers) expect(['refunded', 'pending']).toContain(answer.body.refundStatus);
+      const refunds = (await events(id)).filter((event) => event.type === 'TicketPaymentRefunded');
+      expect(refunds).toHaveLength(1);
+      expect(refunds[0]!.metadata.actor).toEqual({ kind: 'admin', id: String(adminId) });
+      expect(refunds[0]!.data).toMatchObject({ reason: 'Asked twice by mistake' });
+    });
+
     it('is a 409 when nothing was paid through the gateway (unpaid, waived, recorded by hand)', async () => {
       const unpaid = await newTicket();
       await admin.post(`/api/admin/tickets/${unpaid.id}/refund`).send({}).expect(409);

@@ -66,6 +66,11 @@ export interface RefundRequest {
 
 const requestContextSchema = z.object({ actor: actorSchema, correlationId: z.string() });
 
+/** What `refund_requested_by` holds: the context's fields, nothing else. */
+function requestedBy(context: RequestContext): z.infer<typeof requestContextSchema> {
+  return { actor: { kind: context.actor.kind, id: context.actor.id }, correlationId: context.correlationId };
+}
+
 /**
  * Records who asks for the refund of an intent and why, before the gateway is asked: the refund's webhook may
  * come first, and to any instance. The latest request wins (two admins asking at once: the refund is one).
@@ -87,11 +92,11 @@ export async function recordRefundRequest(
 }
 
 /** Forgets a refund request the gateway refused, unless another request has replaced it meanwhile. */
-export async function forgetRefundRequest(pool: Pool, id: string, requestedAt: Date): Promise<void> {
+export async function forgetRefundRequest(pool: Pool, id: string, context: RequestContext, requestedAt: Date): Promise<void> {
   await pool.query(
     `UPDATE payment_intents SET refund_requested_at = NULL, refund_requested_by = NULL, refund_reason = NULL
-      WHERE id = $1 AND refund_requested_at = $2`,
-    [id, requestedAt],
+      WHERE id = $1 AND refund_requested_at = $2 AND refund_requested_by = $3::jsonb`,
+    [id, requestedAt, JSON.stringify(requestedBy(context))],
   );
 }
 

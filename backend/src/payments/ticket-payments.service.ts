@@ -35,6 +35,7 @@ import {
   type GatewayPaymentIntent,
   type GatewayRefund,
   type PaymentGateway,
+  PaymentGatewayRequestError,
   PaymentGatewayUnavailableError,
   type PaymentIntentStatus,
 } from './payment-gateway.port';
@@ -68,6 +69,12 @@ export const TICKET_NOT_FOUND = 'Ticket not found';
 const PAYABLE: readonly PaymentIntentStatus[] = ['requires_payment_method', 'requires_confirmation', 'requires_action', 'processing'];
 
 /** The gateway as the system actor of the events it causes. */
+/**
+ * The gateway's refusals of a refund that say one is made or under way: the charge is refunded already, or a
+ * request with the same idempotency key is still running (Stripe answers such a concurrent request with 409).
+ */
+const REFUND_UNDER_WAY: ReadonlySet<string> = new Set(['charge_already_refunded', 'idempotency_key_in_use']);
+
 export const GATEWAY_ACTOR = { kind: 'system', id: 'payment-gateway' } as const;
 
 function refused(status: HttpStatus, message: string): HttpException {
@@ -521,9 +528,15 @@ export class TicketPaymentsService {
     try {
       refund = await this.gateway.refund({ paymentIntentId: intentId, idempotencyKey: `refund:${intentId}`, reason });
     } catch (error) {
+      if (error instanceof PaymentGatewayRequestError && REFUND_UNDER_WAY.has(error.code ?? '')) {
+        // Another request got there first (a second click, another admin): the refund is made or under way,
+        // and its webhook records it.
+        const now = await this.queries.execute(new GetTicketDetailQuery(ticketId));
+        return { status: now?.paymentStatus === 'refunded' ? 'refunded' : 'pending', position: null };
+      }
       // Refused: no refund was made, and one made later in the gateway's dashboard is not this admin's act.
       // Unreachable: it may have been made, and its webhook is still theirs.
-      if (!(error instanceof PaymentGatewayUnavailableError)) await forgetRefundRequest(this.pool, intentId, requestedAt);
+      if (!(error instanceof PaymentGatewayUnavailableError)) await forgetRefundRequest(this.pool, intentId, context, requestedAt);
       throw error;
     }
     if (refund.status !== 'succeeded') return { status: 'pending', position: null };
