@@ -161,7 +161,9 @@ export const integrationMessages = {
 export const createIntegrationKeySchema = z.strictObject({
   name: z.string().trim().min(1, 'Name is required').max(100, 'Name must be at most 100 characters'),
   scopes: z
-    .array(z.enum(INTEGRATION_SCOPES, { error: `Scopes must be among: ${INTEGRATION_SCOPES.join(', ')}` }))
+    .array(z.enum(INTEGRATION_SCOPES, { error: `Scopes must be among: ${INTEGRATION_SCOPES.join(', ')}` }), {
+      error: `Scopes must be a list among: ${INTEGRATION_SCOPES.join(', ')}`,
+    })
     .min(1, 'At least one scope is required')
     .max(INTEGRATION_SCOPES.length)
     .transform((scopes) => [...new Set(scopes)]),

@@ -70,16 +70,21 @@ export const paymentSetupResponseSchema = z.object({
 });
 export type PaymentSetupResponse = z.infer<typeof paymentSetupResponseSchema>;
 
+/** The support request inside a payment endpoint's body: an object is required, and the message says so. */
+const ticketDataSchema = z.strictObject(supportRequestSchema.shape, {
+  error: (issue) => (issue.code === 'invalid_type' ? "ticketData must be an object with the support request's fields" : undefined),
+});
+
 /** POST /api/support-request-with-payment: the ticket and the payment that paid for it (or the zero-cost marker). */
 export const supportRequestWithPaymentSchema = z.strictObject({
-  ticketData: supportRequestSchema,
+  ticketData: ticketDataSchema,
   paymentIntentId: paymentIntentIdSchema.nullish(),
 });
 export type SupportRequestWithPayment = z.infer<typeof supportRequestWithPaymentSchema>;
 
 /** POST /api/support-request-external-payment: after a redirect-based payment (hosted checkout or 3-D Secure). */
 export const supportRequestExternalPaymentSchema = z.strictObject({
-  ticketData: supportRequestSchema,
+  ticketData: ticketDataSchema,
   isZeroCost: z.boolean({ error: 'isZeroCost must be true or false' }).optional(),
   paymentIntentId: paymentIntentIdSchema.nullish(),
 });

@@ -237,6 +237,11 @@ describe('admin keys and the admin feed', () => {
     const bad = await admin.post('/api/admin/integration-keys').send({ name: '', scopes: ['everything'] });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((error: { path: string }) => error.path).sort()).toEqual(['name', 'scopes.0']);
+    // Scopes left out, or not a list: the message says what they must be, not the validator's own words.
+    for (const scopes of [undefined, 'events', {}]) {
+      const refused = await admin.post('/api/admin/integration-keys').send({ name: 'Zapier', scopes }).expect(400);
+      expect(refused.body.errors).toEqual([{ path: 'scopes', message: 'Scopes must be a list among: events, events:personal' }]);
+    }
     await admin.delete('/api/admin/integration-keys/99999').expect(404);
     await admin.delete('/api/admin/integration-keys/abc').expect(404);
   });

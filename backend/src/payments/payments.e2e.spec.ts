@@ -324,6 +324,21 @@ describe('payments through the simulated gateway', () => {
     expect(await eventCount()).toBe(before);
   });
 
+  it('a payment endpoint without its ticketData, or with one that is not an object, is a 400 that says what it needs', async () => {
+    const agent = browser();
+    const before = await eventCount();
+    for (const path of ['/api/support-request-with-payment', '/api/support-request-external-payment']) {
+      for (const body of [{}, { ticketData: 'Acme' }, { ticketData: [ticketData] }, { ticketData: null }]) {
+        const refused = await agent.post(path).send(body).expect(400);
+        expect(refused.body).toEqual({
+          message: "ticketData must be an object with the support request's fields",
+          errors: [{ path: 'ticketData', message: "ticketData must be an object with the support request's fields" }],
+        });
+      }
+    }
+    expect(await eventCount()).toBe(before);
+  });
+
   describe('the fee waiver (FEE_WAIVER_EMAILS, FEE_WAIVER_NAMES)', () => {
     it('a waived email or contact name gets the ticket at zero cost, with the note "Free diagnostic service"', async () => {
       const agent = browser();
