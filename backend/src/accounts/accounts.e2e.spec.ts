@@ -110,7 +110,7 @@ describe('customer accounts and sessions', () => {
       [{ password: '12345' }, 'password', messages.customerPasswordLength],
       [{ password: undefined }, 'password', messages.customerPasswordLength],
       [{ password: ['secret1'] }, 'password', 'Password must be text'],
-      [{ businessName: 42 }, 'businessName', 'Invalid input: expected string, received number'],
+      [{ businessName: 42 }, 'businessName', 'businessName must be text'],
       [{ isAdmin: true }, 'isAdmin', 'Unknown field "isAdmin"'],
     ])('refuses %j: %s', async (change, path, message) => {
       const before = await count(t.db, 'users');
