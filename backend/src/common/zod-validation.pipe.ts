@@ -2,6 +2,9 @@ import { BadRequestException, type PipeTransform } from '@nestjs/common';
 import type { ApiError } from '@ppr/contracts';
 import type { z } from 'zod';
 
+/** A body that is no JSON object: not sent as JSON (a form, text), or JSON of another shape. */
+export const JSON_OBJECT_REQUIRED = 'The request body must be a JSON object, sent with Content-Type: application/json';
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -77,7 +80,7 @@ export class ZodBodyPipe<S extends z.ZodType> implements PipeTransform<unknown, 
 
   transform(value: unknown): z.infer<S> {
     if (!isPlainObject(value)) {
-      throw new BadRequestException({ message: 'The request body must be a JSON object' } satisfies ApiError);
+      throw new BadRequestException({ message: JSON_OBJECT_REQUIRED } satisfies ApiError);
     }
     const result = this.schema.safeParse(value);
     if (result.success) return result.data;

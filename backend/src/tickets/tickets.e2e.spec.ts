@@ -3,6 +3,7 @@ import request from 'supertest';
 import { nextAddress } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { encodeTicketGrants, TICKET_GRANTS_COOKIE, ticketGrantsKey } from '../auth/ticket-grants';
+import { JSON_OBJECT_REQUIRED } from '../common/zod-validation.pipe';
 
 /** The secret this app signs with (set here so that the test can forge and sign cookies with its own key). */
 const SESSION_SECRET = 'tickets-e2e-secret-of-at-least-32-characters';
@@ -195,7 +196,10 @@ describe('support request and ticket endpoints', () => {
         expect(response.body.message).toMatch(/JSON object|not valid JSON/);
       }
       const noJson = await http().post('/api/support-request').send('businessName=x').expect(400);
-      expect(noJson.body).toEqual({ message: 'The request body must be a JSON object' });
+      expect(noJson.body).toEqual({ message: JSON_OBJECT_REQUIRED });
+      // JSON text sent as text/plain (how a form on another site could post without a preflight) is not read.
+      const asText = await http().post('/api/support-request').set('Content-Type', 'text/plain').send(JSON.stringify(valid)).expect(400);
+      expect(asText.body).toEqual({ message: JSON_OBJECT_REQUIRED });
     });
 
     it('rejects an oversized body with a 413', async () => {
