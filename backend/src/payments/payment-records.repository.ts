@@ -82,11 +82,10 @@ export async function recordRefundRequest(
   reason: string | null,
   now: Date,
 ): Promise<void> {
-  const by = { actor: context.actor, correlationId: context.correlationId } satisfies z.infer<typeof requestContextSchema>;
   await pool.query('UPDATE payment_intents SET refund_requested_at = $2, refund_requested_by = $3, refund_reason = $4 WHERE id = $1', [
     id,
     now,
-    JSON.stringify(by),
+    JSON.stringify(requestedBy(context)),
     reason,
   ]);
 }
