@@ -1,0 +1,71 @@
+import { render, screen } from '@testing-library/react';
+import { paymentMessages } from '@ppr/contracts';
+import { useEffect } from 'react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+/**
+ * The Stripe card form when Stripe does not load (no connection to js.stripe.com, a content blocker) or its
+ * card element fails: it says so, with a way to reload, instead of a Pay Now that stays disabled. Stripe.js and
+ * its React bindings are stood in for here; the browser suite (e2e/stripe-payment.e2e.spec.ts) runs the form
+ * against a Stripe.js in a real browser.
+ */
+const load = vi.hoisted(() => ({ loadStripe: vi.fn<(key: string) => Promise<unknown>>(), elementFails: false }));
+
+vi.mock('@stripe/stripe-js', () => ({ loadStripe: load.loadStripe }));
+vi.mock('@stripe/react-stripe-js', () => ({
+  Elements: ({ children }: { children: React.ReactNode }) => <>{children}</>,
+  useStripe: () => null,
+  useElements: () => null,
+  PaymentElement: function PaymentElement({ onLoadError }: { onLoadError?: () => void }) {
+    useEffect(() => {
+      if (load.elementFails) onLoadError?.();
+    }, [onLoadError]);
+    return <div data-testid="payment-element" />;
+  },
+}));
+
+const props = { clientSecret: 'pi_1_secret_x', ticketId: 7, defaultReceiptEmail: 'a@example.com', amount: '$49.00', onSucceeded: () => {} };
+
+describe('StripeCardForm', () => {
+  beforeEach(() => {
+    vi.resetModules();
+    load.loadStripe.mockReset();
+    load.elementFails = false;
+  });
+
+  async function renderForm(key: string) {
+    const { default: StripeCardForm } = await import('./stripe-card-form');
+    return render(<StripeCardForm publishableKey={key} {...props} />);
+  }
+
+  it('shows the card element and a disabled Pay Now while Stripe loads', async () => {
+    load.loadStripe.mockReturnValue(new Promise(() => {}));
+    await renderForm('pk_test_pending');
+    expect(screen.getByTestId('payment-element')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Pay Now $49.00' })).toBeDisabled();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('says the card form could not be loaded when Stripe.js fails to load, and tries again on the next mount', async () => {
+    load.loadStripe.mockRejectedValue(new Error('Failed to load Stripe.js'));
+    const first = await renderForm('pk_test_blocked');
+    expect(await screen.findByRole('alert')).toHaveTextContent(paymentMessages.cardFormUnavailable);
+    expect(screen.getByRole('button', { name: 'Reload the page' })).toBeEnabled();
+    expect(screen.queryByRole('button', { name: /Pay Now/ })).not.toBeInTheDocument();
+    first.unmount();
+
+    // The failed load is not kept: the form asks Stripe.js again.
+    const { default: StripeCardForm } = await import('./stripe-card-form');
+    render(<StripeCardForm publishableKey="pk_test_blocked" {...props} />);
+    await screen.findByRole('alert');
+    expect(load.loadStripe).toHaveBeenCalledTimes(2);
+  });
+
+  it('says the card form could not be loaded when the card element reports a load error', async () => {
+    load.loadStripe.mockReturnValue(new Promise(() => {}));
+    load.elementFails = true;
+    await renderForm('pk_test_element');
+    expect(await screen.findByRole('alert')).toHaveTextContent(paymentMessages.cardFormUnavailable);
+    expect(screen.queryByTestId('payment-element')).not.toBeInTheDocument();
+  });
+});
