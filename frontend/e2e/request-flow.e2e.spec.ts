@@ -5,6 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { CHROMIUM_PATH, HAS_CHROMIUM } from '../playwright.config';
 import { useE2eDatabase } from './support/database';
+import { fillRequest, paymentStatus, request, submitRequest, uniqueEmail } from './support/request-form';
 
 /**
  * Issue 14, the request flow in a real browser against the real backend (simulated gateway, embedded database
@@ -34,51 +35,6 @@ const BACKEND_SENDS_TICKET_EMAILS = (() => {
   return fs.existsSync(appModule) && fs.readFileSync(appModule, 'utf8').includes('NotificationsModule');
 })();
 
-function uniqueEmail(label: string): string {
-  return `${label}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}@example.com`;
-}
-
-interface RequestInput {
-  businessName: string;
-  contactName: string;
-  email: string;
-  phone: string;
-  serviceCategory: string;
-  issueDescription: string;
-}
-
-function request(email: string): RequestInput {
-  return {
-    businessName: 'Arlington Dental Group',
-    contactName: 'Jane Doe',
-    email,
-    phone: '(703) 555-0100',
-    serviceCategory: 'Microsoft Windows & Client OS',
-    issueDescription: 'The front desk PC shows a blue screen every morning at boot.',
-  };
-}
-
-async function fillRequest(page: Page, input: RequestInput): Promise<void> {
-  await page.getByLabel(/^Business Name/).fill(input.businessName);
-  await page.getByLabel(/^Contact Name/).fill(input.contactName);
-  await page.getByLabel(/^Email/).fill(input.email);
-  await page.getByLabel(/^Phone/).fill(input.phone);
-  await page.getByLabel(/^Service Category/).selectOption({ label: input.serviceCategory });
-  await page.getByLabel(/^Issue Description/).fill(input.issueDescription);
-}
-
-/** Submits the form on /support-request and waits for the payment page; answers the new ticket's id. */
-async function submitRequest(page: Page, input: RequestInput): Promise<number> {
-  await page.goto('/support-request');
-  await fillRequest(page, input);
-  await page.getByRole('button', { name: 'Proceed to Payment' }).click();
-  await expect(page).toHaveURL(/\/payment$/);
-  await expect(page.getByRole('heading', { name: 'Payment Information' })).toBeVisible();
-  const id = await page.evaluate(() => sessionStorage.getItem('pendingTicketId'));
-  expect(id).toMatch(/^[1-9][0-9]*$/);
-  return Number(id);
-}
-
 async function payWithCard(page: Page, cardNumber: string): Promise<void> {
   await expect(page.getByText('Test mode: no real charge.')).toBeVisible();
   await page.getByLabel('Card number').fill(cardNumber);
@@ -86,17 +42,6 @@ async function payWithCard(page: Page, cardNumber: string): Promise<void> {
   await page.getByLabel('Expiry year').fill(String(new Date().getFullYear() + 3));
   await page.getByLabel('CVC').fill('123');
   await page.getByRole('button', { name: 'Pay Now $49.00' }).click();
-}
-
-/** The ticket's payment status as the server tells this browser session. */
-async function paymentStatus(page: Page, id: number): Promise<string> {
-  return page.evaluate(async (ticketId) => {
-    const response = await fetch(`/api/ticket/${ticketId}`, {
-      credentials: 'same-origin',
-      headers: { 'X-Requested-With': 'XMLHttpRequest' },
-    });
-    return ((await response.json()) as { paymentStatus: string }).paymentStatus;
-  }, id);
 }
 
 async function mailKinds(email: string, kinds: readonly string[]): Promise<string[]> {
