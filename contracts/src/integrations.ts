@@ -151,6 +151,8 @@ export const integrationMessages = {
   keyNotFound: 'Integration key not found',
   scopeMissing: 'This integration key does not have the events scope',
   badPosition: 'from / Last-Event-ID must be a position this feed sent (commit/prepare), or 0 for the beginning',
+  tooManyStreams: (limit: number) =>
+    `Too many event streams are open for this client (at most ${limit} at once): close one before opening another`,
   webhookNotFound: 'Webhook not found',
   deliveryNotFound: 'Delivery not found',
   webhookUrlInvalid: 'The webhook URL must be an http or https URL without credentials',

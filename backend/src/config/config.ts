@@ -252,6 +252,11 @@ export const configSchema = z
     WEBHOOK_TIMEOUT_MS: positiveInt(10_000, 120_000),
     /** How often the event feed sends a heartbeat comment (keeps proxies from closing an idle stream). */
     INTEGRATIONS_HEARTBEAT_SECONDS: positiveInt(15, 300),
+    /**
+     * Most event streams one integration key, admin or customer may have open at once on one instance (each
+     * open stream is a live subscriber woken by every event): more are refused with a 429.
+     */
+    EVENT_STREAMS_PER_CLIENT: positiveInt(10, 1000),
   })
   .superRefine((config, context) => {
     paymentConfigIssues(config).forEach((issue) => context.addIssue({ code: 'custom', ...issue }));

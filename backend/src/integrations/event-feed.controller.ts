@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AdminGuard } from '../admin/admin.guard';
+import { AdminGuard, requireAdmin } from '../admin/admin.guard';
 import { sessionStillHolds } from '../auth/principal';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
@@ -30,7 +30,7 @@ export class EventFeedController {
   async integrationFeed(@Req() request: Request, @Res() response: Response): Promise<void> {
     const key = integrationKeyOf(request);
     const from = startPosition(request);
-    const revoked = this.streams.open(key.id);
+    const revoked = this.streams.open({ kind: 'key', id: key.id });
     try {
       await serveFeed(this.store, request, response, {
         from,
@@ -47,8 +47,11 @@ export class EventFeedController {
   @Get('admin/events')
   @UseGuards(AdminGuard)
   async adminFeed(@Req() request: Request, @Res() response: Response): Promise<void> {
-    const from = await screenStartPosition(this.store, request);
-    const stream = this.streams.open(null);
+    const stream = this.streams.open({ kind: 'admin', id: requireAdmin(request).id });
+    const from = await screenStartPosition(this.store, request).catch((error: unknown) => {
+      stream.abort();
+      throw error;
+    });
     try {
       await serveFeed(this.store, request, response, {
         from,

@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type BeforeApplicationShutdown, Injectable } from '@nestjs/common';
-import { INTEGRATION_SCOPES, type IntegrationKeySummary, type IntegrationScope } from '@ppr/contracts';
+import { type BeforeApplicationShutdown, HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { type ApiError, INTEGRATION_SCOPES, integrationMessages, type IntegrationKeySummary, type IntegrationScope } from '@ppr/contracts';
 import type { Pool } from 'pg';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.tokens';
 
 /** Recognisable in logs and by secret scanners; the rest is 32 random bytes. */
 export const KEY_PREFIX = 'ppr_ik_';
@@ -85,33 +87,48 @@ export async function isKeyActive(pool: Pool, id: number): Promise<boolean> {
   return rows.length > 0;
 }
 
+/** Whose event stream it is: an integration key's, or a logged-in admin's or customer's session. */
+export type StreamOwner = { readonly kind: 'key' | 'admin' | 'customer'; readonly id: number };
+
 /**
- * The feed's open streams: by key id, so that revoking a key ends its streams at once in this process (other
- * instances notice at their next heartbeat, which re-checks the key); and all of them, so that a shutdown
- * ends them (an open SSE response would otherwise keep the HTTP server from closing).
+ * The feed's open streams, by owner: so that revoking a key ends its streams at once in this process (other
+ * instances notice at their next heartbeat, which re-checks the key); so that one owner cannot hold more than
+ * EVENT_STREAMS_PER_CLIENT of them (each is a live subscriber that every event wakes); and all of them, so
+ * that a shutdown ends them (an open SSE response would otherwise keep the HTTP server from closing).
  */
 @Injectable()
 export class OpenStreams implements BeforeApplicationShutdown {
-  private readonly byKey = new Map<number | null, Set<AbortController>>();
+  private readonly byOwner = new Map<string, Set<AbortController>>();
 
-  /** A stream of this key (null: an admin session's); aborted with reason 'revoked' or 'shutdown'. */
-  open(keyId: number | null): AbortController {
+  constructor(@Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'EVENT_STREAMS_PER_CLIENT'>) {}
+
+  /**
+   * A stream of this owner, aborted with reason 'revoked' or 'shutdown' (and by whoever ends it); a 429 when
+   * the owner already has EVENT_STREAMS_PER_CLIENT open. Checked and counted in one step, so parallel
+   * requests cannot pass the limit together.
+   */
+  open(owner: StreamOwner): AbortController {
+    const name = `${owner.kind}:${owner.id}`;
+    let set = this.byOwner.get(name);
+    const limit = this.config.EVENT_STREAMS_PER_CLIENT;
+    if (set && set.size >= limit) {
+      throw new HttpException({ message: integrationMessages.tooManyStreams(limit) } satisfies ApiError, HttpStatus.TOO_MANY_REQUESTS);
+    }
     const controller = new AbortController();
-    let set = this.byKey.get(keyId);
-    if (!set) this.byKey.set(keyId, (set = new Set()));
+    if (!set) this.byOwner.set(name, (set = new Set()));
     set.add(controller);
     controller.signal.addEventListener('abort', () => {
       set.delete(controller);
-      if (set.size === 0 && this.byKey.get(keyId) === set) this.byKey.delete(keyId);
+      if (set.size === 0 && this.byOwner.get(name) === set) this.byOwner.delete(name);
     });
     return controller;
   }
 
   revoke(keyId: number): void {
-    for (const controller of [...(this.byKey.get(keyId) ?? [])]) controller.abort('revoked');
+    for (const controller of [...(this.byOwner.get(`key:${keyId}`) ?? [])]) controller.abort('revoked');
   }
 
   beforeApplicationShutdown(): void {
-    for (const set of [...this.byKey.values()]) for (const controller of [...set]) controller.abort('shutdown');
+    for (const set of [...this.byOwner.values()]) for (const controller of [...set]) controller.abort('shutdown');
   }
 }

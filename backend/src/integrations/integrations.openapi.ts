@@ -20,6 +20,9 @@ import { badRequest, badRequestOr, defineOpenApiFragment, error, type Parameter 
 const TAG = 'Integrations';
 const NOT_LOGGED_IN = error(`No admin session: "${adminMessages.notLoggedIn}"`);
 const webhookId: Parameter = { name: 'id', in: 'path', description: 'The webhook endpoint id' };
+const TOO_MANY_STREAMS = error(
+  `This key, admin or customer already has EVENT_STREAMS_PER_CLIENT streams open on this instance (10 by default): "${integrationMessages.tooManyStreams(10)}"`,
+);
 const WEBHOOK_404 = error(`"${integrationMessages.webhookNotFound}"`);
 const URL_REFUSED = badRequestOr(
   integrationMessages.webhookUrlInvalid,
@@ -68,6 +71,7 @@ export const integrationsOpenApi = defineOpenApiFragment({
         400: error(`"${integrationMessages.badPosition}"`),
         401: error(`No key, an unknown or a revoked one: "${integrationMessages.keyRequired}"`),
         403: error(`"${integrationMessages.scopeMissing}"`),
+        429: TOO_MANY_STREAMS,
       },
     },
     {
@@ -84,6 +88,7 @@ export const integrationsOpenApi = defineOpenApiFragment({
         200: { description: 'The event stream', text: 'text/event-stream' },
         400: error(`"${integrationMessages.badPosition}"`),
         401: NOT_LOGGED_IN,
+        429: TOO_MANY_STREAMS,
       },
     },
     {
@@ -101,6 +106,7 @@ export const integrationsOpenApi = defineOpenApiFragment({
         400: error(`"${integrationMessages.badPosition}"`),
         401: error(accountMessages.notLoggedIn),
         404: error('Ticket not found (also for a ticket of someone else)'),
+        429: TOO_MANY_STREAMS,
       },
     },
     {
