@@ -3,7 +3,7 @@ import { apiErrorSchema } from '@ppr/contracts';
 import request from 'supertest';
 import { browser, count, lastEmail, newCustomer, tokenIn, VERIFY_LINK, verifiedCustomer, type Agent } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
-import { UNREADABLE_COMPRESSED_BODY } from '../common/json-body';
+import { INVALID_UTF8_BODY, UNREADABLE_COMPRESSED_BODY } from '../common/json-body';
 import { UnsubscribeService } from '../unsubscribe/unsubscribe.service';
 
 /** The body guard's answers (auth/body-guard.ts), as a client reads them. */
@@ -198,6 +198,16 @@ describe('malformed and hostile bodies', () => {
           const body = JSON.stringify({ ...endpoint.valid(), [field]: '@@' }).replace('"@@"', `"${escaped}"`);
           const response = await refused(() => json(path, body), 400);
           expect(response.body).toEqual({ message: SURROGATE_MESSAGE });
+        }
+      });
+
+      it('refuses bytes that are not UTF-8 (Latin-1, a stray continuation byte, an overlong form, a cut-off sequence)', async () => {
+        const field = endpoint.textFields[0]!;
+        for (const bad of [[0xe9], [0x80], [0xc0, 0xaf], [0xe2, 0x82], [0xff, 0xfe]]) {
+          const [before, after] = JSON.stringify({ ...endpoint.valid(), [field]: '@@' }).split('@@');
+          const body = Buffer.concat([Buffer.from(`${before!}caf`), Buffer.from(bad), Buffer.from(after!)]);
+          const response = await refused(() => agent.post(path).set('Content-Type', 'application/json').serialize(asIs).send(body), 400);
+          expect(response.body).toEqual({ message: INVALID_UTF8_BODY });
         }
       });
 

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { HttpException, HttpStatus } from '@nestjs/common';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 
@@ -9,6 +10,8 @@ interface BodyParserError {
   code?: string;
 }
 
+export const INVALID_UTF8_BODY = 'The request body is not valid UTF-8 text';
+
 const MESSAGES: Record<string, string> = {
   'entity.parse.failed': 'The request body is not valid JSON',
   'entity.too.large': 'The request body is too large',
@@ -17,6 +20,7 @@ const MESSAGES: Record<string, string> = {
   'request.aborted': 'The request was aborted',
   'request.size.invalid': 'The request body is shorter or longer than its Content-Length',
   'parameters.too.many': 'The request body has too many fields',
+  'entity.utf8.invalid': INVALID_UTF8_BODY,
 };
 
 export const UNREADABLE_COMPRESSED_BODY = 'The request body could not be decompressed: it does not match its Content-Encoding';
@@ -55,6 +59,17 @@ export const bodyParserErrors: ErrorRequestHandler = (error: BodyParserError, re
 /** The JSON body parser, with its failures turned into the API's own 4xx messages. */
 export function jsonBody(limitBytes: number): [RequestHandler, ErrorRequestHandler] {
   // inflate: gzip, deflate and br bodies are read (the limit counts the inflated bytes); anything else is a 415.
-  const parse = express.json({ limit: limitBytes, strict: true, inflate: true });
+  // A UTF-8 body must be UTF-8: bytes that are not would be read as U+FFFD and stored as such, garbling the
+  // field instead of telling the sender (a client sending Latin-1 without saying so, or a fuzzer).
+  const parse = express.json({
+    limit: limitBytes,
+    strict: true,
+    inflate: true,
+    verify: (_request, _response, body, encoding) => {
+      if (/^utf-?8$/i.test(encoding) && !isUtf8(body)) {
+        throw Object.assign(new Error(INVALID_UTF8_BODY), { type: 'entity.utf8.invalid', status: HttpStatus.BAD_REQUEST });
+      }
+    },
+  });
   return [parse, bodyParserErrors];
 }

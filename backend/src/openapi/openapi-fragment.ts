@@ -22,7 +22,7 @@ export const SHARED_RESPONSES = {
   BadRequest: {
     description:
       'Invalid body: `message` (the messages joined) and one `errors` entry (`path`, `message`) per field, with the messages of the ' +
-      'contracts schema. Also: a body that is not a JSON object, not valid JSON, holds NUL or unpaired surrogate characters, or ' +
+      'contracts schema. Also: a body that is not a JSON object, not valid JSON, not UTF-8, holds NUL or unpaired surrogate characters, or ' +
       '(endpoints that take none) any body at all ("This request takes no body").',
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiError' } } },
   },
