@@ -13,6 +13,9 @@ export const paymentMessages = {
   unavailable: 'Payment processing is not available. Please try again later.',
   /** SPEC section 8: the generic card failure. */
   paymentFailed: 'An error occurred during payment processing',
+  /** The gateway accepted the payment but has not completed it yet (a bank debit, a wallet that settles later). */
+  paymentProcessing:
+    'Your payment is being processed. Your request is confirmed as soon as it completes, and we email you then: there is nothing more to do here.',
   /** The card provider's script or its card form did not load (no connection to it, or a content blocker). */
   cardFormUnavailable:
     'The card form could not be loaded. Check your connection, allow js.stripe.com if a content blocker is on, then reload the page.',

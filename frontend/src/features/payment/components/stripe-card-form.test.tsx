@@ -1,4 +1,5 @@
 import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { paymentMessages } from '@ppr/contracts';
 import { useEffect } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -9,28 +10,37 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
  * its React bindings are stood in for here; the browser suite (e2e/stripe-payment.e2e.spec.ts) runs the form
  * against a Stripe.js in a real browser.
  */
-const load = vi.hoisted(() => ({ loadStripe: vi.fn<(key: string) => Promise<unknown>>(), elementFails: false }));
+const load = vi.hoisted(() => ({
+  loadStripe: vi.fn<(key: string) => Promise<unknown>>(),
+  elementFails: false,
+  /** What useStripe answers (null while Stripe.js loads). */
+  stripe: null as { confirmPayment: (options: unknown) => Promise<unknown> } | null,
+}));
 
 vi.mock('@stripe/stripe-js', () => ({ loadStripe: load.loadStripe }));
 vi.mock('@stripe/react-stripe-js', () => ({
   Elements: ({ children }: { children: React.ReactNode }) => <>{children}</>,
-  useStripe: () => null,
-  useElements: () => null,
-  PaymentElement: function PaymentElement({ onLoadError }: { onLoadError?: () => void }) {
+  useStripe: () => load.stripe,
+  useElements: () => (load.stripe ? {} : null),
+  PaymentElement: function PaymentElement({ onLoadError, onReady }: { onLoadError?: () => void; onReady?: () => void }) {
     useEffect(() => {
       if (load.elementFails) onLoadError?.();
-    }, [onLoadError]);
+      else if (load.stripe) onReady?.();
+    }, [onLoadError, onReady]);
     return <div data-testid="payment-element" />;
   },
 }));
 
-const props = { clientSecret: 'pi_1_secret_x', ticketId: 7, defaultReceiptEmail: 'a@example.com', amount: '$49.00', onSucceeded: () => {} };
+const onSucceeded = vi.fn<(paymentIntentId: string) => void>();
+const props = { clientSecret: 'pi_1_secret_x', ticketId: 7, defaultReceiptEmail: 'a@example.com', amount: '$49.00', onSucceeded };
 
 describe('StripeCardForm', () => {
   beforeEach(() => {
     vi.resetModules();
     load.loadStripe.mockReset();
     load.elementFails = false;
+    load.stripe = null;
+    onSucceeded.mockReset();
   });
 
   async function renderForm(key: string) {
@@ -67,5 +77,42 @@ describe('StripeCardForm', () => {
     await renderForm('pk_test_element');
     expect(await screen.findByRole('alert')).toHaveTextContent(paymentMessages.cardFormUnavailable);
     expect(screen.queryByTestId('payment-element')).not.toBeInTheDocument();
+  });
+
+  describe('what confirmPayment answers', () => {
+    async function pay(answer: unknown) {
+      const confirmPayment = vi.fn(() => Promise.resolve(answer));
+      load.stripe = { confirmPayment };
+      load.loadStripe.mockReturnValue(new Promise(() => {}));
+      await renderForm('pk_test_confirm');
+      await userEvent.click(await screen.findByRole('button', { name: 'Pay Now $49.00' }));
+      expect(confirmPayment).toHaveBeenCalledTimes(1);
+    }
+
+    it('succeeded: hands the intent to the page, which has the server verify it', async () => {
+      await pay({ paymentIntent: { id: 'pi_1', status: 'succeeded' } });
+      expect(onSucceeded).toHaveBeenCalledWith('pi_1');
+    });
+
+    it('processing (a payment that completes later): says so and allows no second payment', async () => {
+      await pay({ paymentIntent: { id: 'pi_1', status: 'processing' } });
+      expect(await screen.findByRole('status')).toHaveTextContent(paymentMessages.paymentProcessing);
+      expect(screen.getByRole('button', { name: 'Pay Now $49.00' })).toBeDisabled();
+      expect(onSucceeded).not.toHaveBeenCalled();
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    });
+
+    it('any other status: the payment has not been completed, and Pay Now may be pressed again', async () => {
+      await pay({ paymentIntent: { id: 'pi_1', status: 'requires_capture' } });
+      expect(await screen.findByRole('alert')).toHaveTextContent(`Payment failed: ${paymentMessages.paymentNotCompleted}`);
+      expect(screen.getByRole('button', { name: 'Pay Now $49.00' })).toBeEnabled();
+      expect(onSucceeded).not.toHaveBeenCalled();
+    });
+
+    it('an error: the gateway’s message', async () => {
+      await pay({ error: { type: 'card_error', message: 'Your card has insufficient funds.' } });
+      expect(await screen.findByRole('alert')).toHaveTextContent('Your card has insufficient funds.');
+      expect(onSucceeded).not.toHaveBeenCalled();
+    });
   });
 });

@@ -53,12 +53,14 @@ function StripeForm({
   const elements = useElements();
   const [ready, setReady] = useState(false);
   const [processing, setProcessing] = useState(false);
+  /** The gateway took the payment but completes it later (the webhook records it then): no second payment. */
+  const [settling, setSettling] = useState(false);
   const [receiptEmail, setReceiptEmail] = useState(defaultReceiptEmail);
   const { failure, fail, clear } = usePaymentFailure();
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!stripe || !elements || processing) return;
+    if (!stripe || !elements || processing || settling) return;
     setProcessing(true);
     clear();
     try {
@@ -72,6 +74,10 @@ function StripeForm({
         fail(result.error.message ?? paymentMessages.paymentFailed);
       } else if (result.paymentIntent.status === 'succeeded') {
         onSucceeded(result.paymentIntent.id);
+      } else if (result.paymentIntent.status === 'processing') {
+        setSettling(true);
+      } else {
+        fail(paymentMessages.paymentNotCompleted);
       }
     } catch {
       fail(paymentMessages.paymentFailed);
@@ -85,7 +91,12 @@ function StripeForm({
       <PaymentElement onReady={() => setReady(true)} onLoadError={onLoadError} />
       <ReceiptEmailField value={receiptEmail} onChange={setReceiptEmail} disabled={processing} />
       <PaymentFailureAlert failure={failure} />
-      <PayButton ready={ready && stripe !== null && elements !== null} processing={processing} amount={amount} />
+      {settling ? (
+        <p role="status" className="rounded-lg border border-brand-100 bg-brand-50 p-3 text-sm text-slate-900">
+          {paymentMessages.paymentProcessing}
+        </p>
+      ) : null}
+      <PayButton ready={ready && !settling && stripe !== null && elements !== null} processing={processing} amount={amount} />
     </form>
   );
 }
