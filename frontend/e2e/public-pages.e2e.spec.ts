@@ -36,6 +36,15 @@ async function holdScripts(page: Page): Promise<() => void> {
   return release;
 }
 
+/**
+ * Opens a prerendered page and waits until its scripts have loaded (the page's own chunk too) and the network
+ * is quiet, so that React has hydrated it: a key press or click before that reaches only the served HTML.
+ */
+async function gotoHydrated(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await page.waitForLoadState('networkidle');
+}
+
 function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (message) => {
@@ -296,7 +305,7 @@ test.describe('in the browser', () => {
 
   test('mobile menu works from the keyboard and closes on navigation', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     const toggle = page.getByRole('button', { name: 'Open menu' });
     await toggle.focus();
     await page.keyboard.press('Enter');
@@ -319,7 +328,7 @@ test.describe('in the browser', () => {
   });
 
   test('services search filters and shows the empty state', async ({ page }) => {
-    await page.goto('/services');
+    await gotoHydrated(page, '/services');
     const box = page.getByRole('searchbox', { name: 'Search services' });
     await box.fill('ransomware');
     await expect(page.getByRole('article')).toHaveCount(2);
@@ -365,7 +374,7 @@ test.describe('in the browser', () => {
   });
 
   test('contact form: messages, 1-second send, toast, Message Received and F8', async ({ page }) => {
-    await page.goto('/contact');
+    await gotoHydrated(page, '/contact');
     await page.getByRole('button', { name: 'Send Message' }).click();
     await expect(page.getByText('Message must be at least 10 characters')).toBeVisible();
     await page.getByRole('textbox', { name: 'Name' }).fill('Jane Doe');
@@ -395,7 +404,7 @@ test.describe('in the browser', () => {
   });
 
   test('FAQ accordion opens from the keyboard', async ({ page }) => {
-    await page.goto('/faq');
+    await gotoHydrated(page, '/faq');
     const trigger = page.getByRole('button', { name: 'Which areas do you serve?' });
     await trigger.focus();
     await page.keyboard.press('Enter');
