@@ -61,14 +61,19 @@ const paymentIntentIdSchema = z
 export const createPaymentIntentRequestSchema = z.strictObject({ ticketId: bodyTicketIdSchema });
 export type CreatePaymentIntentRequest = z.infer<typeof createPaymentIntentRequestSchema>;
 
+/** The statuses in which a payment intent may still be paid, the ones a payment setup answers with. */
+export const PAYABLE_INTENT_STATUSES = ['requires_payment_method', 'requires_confirmation', 'requires_action', 'processing'] as const;
+
 /**
  * The payment setup answer of POST /api/create-payment-intent and /api/create-diagnostic-fee-payment
  * (SPEC: clientSecret, optionally productId and fallback). The intent id and the amount are added so the
- * client needs no parsing of the secret.
+ * client needs no parsing of the secret, and the intent's status: `processing` means a payment of it is under
+ * way (a method that completes later), so the page offers no second one.
  */
 export const paymentSetupResponseSchema = z.object({
   clientSecret: z.string(),
   paymentIntentId: z.string(),
+  status: z.enum(PAYABLE_INTENT_STATUSES),
   amountCents: z.number().int(),
   currency: z.string(),
   productId: z.string().optional(),

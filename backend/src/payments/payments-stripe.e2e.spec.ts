@@ -93,6 +93,18 @@ describe('payments through the stripe gateway (local Stripe stand-in)', () => {
     expect(fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents')).toHaveLength(1);
   });
 
+  it('answers an intent whose payment is under way (processing) with that status, and makes no second one', async () => {
+    const agent = browser();
+    const ticketId = await newTicket(agent);
+    const first = (await agent.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body;
+    expect(first.status).toBe('requires_payment_method');
+    // A bank debit or a wallet that settles later: Stripe says processing until it completes.
+    Object.assign(fake.intents.get(first.paymentIntentId)!, { status: 'processing' });
+    const again = (await agent.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body;
+    expect(again).toEqual({ ...first, status: 'processing' });
+    expect(fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents')).toHaveLength(1);
+  });
+
   it('the customer pays; the signed webhook records the payment', async () => {
     const agent = browser();
     const ticketId = await newTicket(agent);

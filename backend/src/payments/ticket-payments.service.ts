@@ -9,6 +9,7 @@ import {
   DIAGNOSTIC_FEE_CURRENCY,
   FREE_DIAGNOSTIC_NOTE,
   paymentMessages,
+  PAYABLE_INTENT_STATUSES,
   type PaymentSetupResponse,
   type SupportRequest,
   type TicketDetail,
@@ -66,7 +67,8 @@ declare module 'express-session' {
 export const TICKET_NOT_FOUND = 'Ticket not found';
 
 /** Statuses in which an intent may still be paid: the browser can go on with the same one. */
-const PAYABLE: readonly PaymentIntentStatus[] = ['requires_payment_method', 'requires_confirmation', 'requires_action', 'processing'];
+const PAYABLE: readonly PaymentIntentStatus[] = PAYABLE_INTENT_STATUSES;
+const isPayable = (status: PaymentIntentStatus): status is (typeof PAYABLE_INTENT_STATUSES)[number] => PAYABLE.includes(status);
 
 /** The gateway as the system actor of the events it causes. */
 /**
@@ -238,7 +240,15 @@ export class TicketPaymentsService {
 
   private setup(intent: GatewayPaymentIntent): PaymentSetupResponse {
     if (!intent.clientSecret) throw new Error(`The gateway returned intent ${intent.id} without a client secret`);
-    return { clientSecret: intent.clientSecret, paymentIntentId: intent.id, amountCents: intent.amountCents, currency: intent.currency };
+    if (!isPayable(intent.status))
+      throw new Error(`The gateway returned intent ${intent.id} in status ${intent.status}, which cannot be paid`);
+    return {
+      clientSecret: intent.clientSecret,
+      paymentIntentId: intent.id,
+      status: intent.status,
+      amountCents: intent.amountCents,
+      currency: intent.currency,
+    };
   }
 
   /**

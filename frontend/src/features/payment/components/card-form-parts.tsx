@@ -1,3 +1,4 @@
+import { paymentMessages } from '@ppr/contracts';
 import { useState } from 'react';
 import { Field, Input } from '../../../components/ui/form';
 import { toast } from '../../../lib/toast';
@@ -37,6 +38,15 @@ export function PaymentFailureAlert({ failure }: { failure: string | null }) {
   return (
     <p role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800">
       <strong>Payment failed:</strong> {failure}
+    </p>
+  );
+}
+
+/** A payment of this intent is under way (a method that completes later): nothing more to do, and no second payment. */
+export function PaymentUnderWay() {
+  return (
+    <p role="status" className="rounded-lg border border-brand-100 bg-brand-50 p-3 text-sm text-slate-900">
+      {paymentMessages.paymentProcessing}
     </p>
   );
 }

@@ -1,4 +1,5 @@
 import { screen, waitFor, fireEvent } from '@testing-library/react';
+import { paymentMessages } from '@ppr/contracts';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -41,7 +42,13 @@ const ticket = (paymentStatus: string, paymentDisplay = paymentStatus === 'compl
   serviceCategory: 'windows',
   issueDescription: 'Blue screen at boot.',
 });
-const INTENT = { clientSecret: 'pi_sim_1_secret_x', paymentIntentId: 'pi_sim_1', amountCents: 4900, currency: 'usd' };
+const INTENT = {
+  clientSecret: 'pi_sim_1_secret_x',
+  paymentIntentId: 'pi_sim_1',
+  status: 'requires_payment_method',
+  amountCents: 4900,
+  currency: 'usd',
+};
 
 function renderPayment(route = '/payment') {
   renderWithApp(
@@ -124,6 +131,19 @@ describe('PaymentScreen', () => {
       paymentIntentId: 'pi_sim_1',
     });
     expect(sessionStorage.getItem(PENDING_TICKET_ID_KEY)).toBeNull();
+  });
+
+  it('an intent whose payment is under way (processing) says so and offers no card form', async () => {
+    pending();
+    api({
+      'GET /api/ticket/7': () => ({ status: 200, body: ticket('pending') }),
+      'GET /api/config': () => ({ status: 200, body: CONFIG }),
+      'POST /api/create-payment-intent': () => ({ status: 200, body: { ...INTENT, status: 'processing' } }),
+    });
+    renderPayment();
+    expect(await screen.findByText(paymentMessages.paymentProcessing)).toHaveAttribute('role', 'status');
+    expect(screen.queryByLabelText('Card number')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Pay Now/ })).not.toBeInTheDocument();
   });
 
   it('a declined card shows Payment failed with the gateway message, stays and re-enables Pay Now', async () => {

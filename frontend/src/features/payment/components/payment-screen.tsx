@@ -10,6 +10,7 @@ import { usePublicConfig } from '../api/get-public-config';
 import { ticketSummaryQueryOptions, useTicketSummary } from '../api/get-ticket-summary';
 import { updatePaymentErrorMessage, useUpdateTicketPayment } from '../api/update-ticket-payment';
 import { clearPendingTicket, readPendingTicket, type PendingTicketData } from '../pending-ticket';
+import { PaymentUnderWay } from './card-form-parts';
 import { SimulatedCardForm } from './simulated-card-form';
 
 const StripeCardForm = lazy(() => import('./stripe-card-form'));
@@ -107,6 +108,8 @@ function CardPayment({
       </p>
     );
   }
+  // A payment of this intent is under way (begun before a reload, or in another tab): it completes by itself.
+  if (intent.data.status === 'processing') return <PaymentUnderWay />;
   const props = {
     clientSecret: intent.data.clientSecret,
     ticketId,

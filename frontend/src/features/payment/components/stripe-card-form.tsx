@@ -2,7 +2,7 @@ import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-
 import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { paymentMessages } from '@ppr/contracts';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { PaymentFailureAlert, ReceiptEmailField, usePaymentFailure } from './card-form-parts';
+import { PaymentFailureAlert, PaymentUnderWay, ReceiptEmailField, usePaymentFailure } from './card-form-parts';
 import { PayButton, type CardFormProps } from './pay-button';
 
 // One Stripe.js per publishable key for the page's life (loadStripe adds Stripe's script once). A script that
@@ -91,11 +91,7 @@ function StripeForm({
       <PaymentElement onReady={() => setReady(true)} onLoadError={onLoadError} />
       <ReceiptEmailField value={receiptEmail} onChange={setReceiptEmail} disabled={processing} />
       <PaymentFailureAlert failure={failure} />
-      {settling ? (
-        <p role="status" className="rounded-lg border border-brand-100 bg-brand-50 p-3 text-sm text-slate-900">
-          {paymentMessages.paymentProcessing}
-        </p>
-      ) : null}
+      {settling ? <PaymentUnderWay /> : null}
       <PayButton ready={ready && !settling && stripe !== null && elements !== null} processing={processing} amount={amount} />
     </form>
   );
