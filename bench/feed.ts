@@ -48,7 +48,7 @@ interface Memory {
   cpuMs: number;
 }
 type Reply =
-  | { kind: 'ready'; port: number; key: string }
+  | { kind: 'ready'; port: number; keys: string[] }
   | { kind: 'appended'; count: number }
   | { kind: 'head'; position: string }
   | ({ kind: 'memory' } & Memory);
@@ -70,7 +70,10 @@ async function serve(): Promise<void> {
   const port = ((app.getHttpServer() as Server).address() as AddressInfo).port;
   const db = app.get<Database>(DATABASE);
   const store = app.get<EventStore>(EVENT_STORE);
-  const { key } = await insertKey(db.pool, 'bench', ['events', 'events:personal']);
+  // One integration key per client, as separate integrators have (one key may hold only EVENT_STREAMS_PER_CLIENT
+  // streams at once).
+  const keys: string[] = [];
+  for (let i = 0; i < Math.max(CLIENTS, 1); i++) keys.push((await insertKey(db.pool, `bench ${i}`, ['events', 'events:personal'])).key);
   let ticketId = 1_000_000;
   const send = (reply: Reply) => process.send!(reply);
 
@@ -133,7 +136,7 @@ async function serve(): Promise<void> {
       }
     })();
   });
-  send({ kind: 'ready', port, key });
+  send({ kind: 'ready', port, keys });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -169,7 +172,7 @@ const STAMP = /"issueDescription":"bench:([0-9.]+)"/;
 async function run(
   child: ChildProcess,
   port: number,
-  key: string,
+  keys: readonly string[],
   clients: number,
   seconds = SECONDS,
 ): Promise<{ result: RunResult; close: () => void }> {
@@ -181,7 +184,7 @@ async function run(
     connections.push(
       new SseConnection(
         `http://127.0.0.1:${port}/api/integrations/events?from=${encodeURIComponent(head)}`,
-        { authorization: `Bearer ${key}` },
+        { authorization: `Bearer ${keys[i % keys.length]!}` },
         (message) => {
           const stamp = STAMP.exec(message.data);
           if (stamp) lags.push(now() - Number(stamp[1]));
@@ -190,6 +193,9 @@ async function run(
     );
   }
   await Promise.all(connections.map((connection) => connection.opened));
+  const refused = connections.filter((connection) => connection.status !== 200);
+  if (refused.length > 0)
+    throw new Error(`${refused.length} of ${clients} streams were refused (status ${refused[0]!.status}: ${refused[0]!.body})`);
   const { count } = await ask(child, { cmd: 'append', rate: RATE, seconds }, 'appended');
   const expected = count * clients;
   const deadline = Date.now() + 30_000;
@@ -225,12 +231,12 @@ async function main(): Promise<void> {
 
     const idle = await ask(child, { cmd: 'memory' }, 'memory');
     // Warm-up (JIT, connection pool, plans), not measured.
-    (await run(child, ready.port, ready.key, 1, 3)).close();
-    const baseline = await run(child, ready.port, ready.key, 1);
+    (await run(child, ready.port, ready.keys, 1, 3)).close();
+    const baseline = await run(child, ready.port, ready.keys, 1);
     baseline.close();
     const before = await ask(child, { cmd: 'memory' }, 'memory');
     const clientCpuBefore = process.cpuUsage();
-    const loaded = await run(child, ready.port, ready.key, CLIENTS);
+    const loaded = await run(child, ready.port, ready.keys, CLIENTS);
     const clientCpu = process.cpuUsage(clientCpuBefore);
     const during = await ask(child, { cmd: 'memory' }, 'memory');
     loaded.close();
