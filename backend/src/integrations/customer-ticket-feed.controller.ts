@@ -34,11 +34,9 @@ export class CustomerTicketFeedController {
     if (!ticket || ticket.userId !== customer.id) {
       throw new NotFoundException({ message: TICKET_NOT_FOUND } satisfies ApiError);
     }
+    const from = await screenStartPosition(this.store, request);
+    // Checked and counted in one synchronous step (OpenStreams.open): parallel opens cannot pass the limit.
     const stream = this.streams.open({ kind: 'customer', id: customer.id });
-    const from = await screenStartPosition(this.store, request).catch((error: unknown) => {
-      stream.abort();
-      throw error;
-    });
     try {
       await serveFeed(this.store, request, response, {
         from,

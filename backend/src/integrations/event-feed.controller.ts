@@ -47,11 +47,9 @@ export class EventFeedController {
   @Get('admin/events')
   @UseGuards(AdminGuard)
   async adminFeed(@Req() request: Request, @Res() response: Response): Promise<void> {
+    const from = await screenStartPosition(this.store, request);
+    // Checked and counted in one synchronous step (OpenStreams.open): parallel opens cannot pass the limit.
     const stream = this.streams.open({ kind: 'admin', id: requireAdmin(request).id });
-    const from = await screenStartPosition(this.store, request).catch((error: unknown) => {
-      stream.abort();
-      throw error;
-    });
     try {
       await serveFeed(this.store, request, response, {
         from,
