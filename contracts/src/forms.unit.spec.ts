@@ -8,6 +8,7 @@ import {
   messages,
   parseEmailList,
   registerFormSchema,
+  supportRequestSchema,
   unsubscribeFormSchema,
   unsubscribeSchema,
 } from './forms';
@@ -30,6 +31,28 @@ describe('form schemas carry the messages of the specification', () => {
       subject: 'Subject is required',
       message: 'Message must be at least 10 characters',
     });
+  });
+
+  it('phone numbers: separators and an extension, at least seven digits, the length checked before the pattern', () => {
+    const request = {
+      businessName: 'Arlington Dental',
+      contactName: 'Jordan Reyes',
+      email: 'jordan@example.com',
+      serviceCategory: 'windows',
+      issueDescription: 'The computer does not start.',
+    };
+    for (const phone of ['(703) 555-0111', '+1 703.555.0111', '703-555-0111 ext. 42', '7035550111x7', '+44 20 7946 0958'])
+      expect(errorsOf(supportRequestSchema, { ...request, phone })).toEqual({});
+    for (const phone of ['----------', '(((((())))))', '+1 (703) 55', '703-555-0111 ext', '703-555-0111 x 1234567'])
+      expect(errorsOf(supportRequestSchema, { ...request, phone })).toEqual({ phone: 'Please enter a valid phone number' });
+    // An over-long value gets the length message alone: no pattern ran on it.
+    const issues = supportRequestSchema.safeParse({ ...request, phone: `1${' '.repeat(95_000)}x` }).error?.issues ?? [];
+    expect(issues.map((issue) => issue.message)).toEqual(['Phone number must be at most 30 characters']);
+    const contact = { name: 'Jordan', email: 'jordan@example.com', subject: 'Hello', message: 'A message of some length.' };
+    expect(errorsOf(contactFormSchema, { ...contact, phone: '----------' })).toEqual({ phone: 'Please enter a valid phone number' });
+    expect(contactFormSchema.safeParse({ ...contact, phone: '7'.repeat(31) + 'a' }).error?.issues.map((issue) => issue.message)).toEqual([
+      'Phone number must be at most 30 characters',
+    ]);
   });
 
   it('registration form', () => {
