@@ -25,10 +25,17 @@ export function formatPosition(position: Position): string {
   return `${position.commit}/${position.prepare}`;
 }
 
+/** The largest part of a position: a signed 64-bit integer, as PostgreSQL's bigint and EventStoreDB's log hold. */
+const MAX_POSITION_PART = 2n ** 63n - 1n;
+
+/** Reads `commit/prepare`; throws on anything else, parts beyond a signed 64-bit integer included. */
 export function parsePosition(text: string): Position {
   const match = /^(\d{1,20})\/(\d{1,20})$/.exec(text);
-  if (!match) throw new Error(`Not a position: ${JSON.stringify(text)} (expected "commit/prepare")`);
-  return { commit: BigInt(match[1]!), prepare: BigInt(match[2]!) };
+  const commit = match ? BigInt(match[1]!) : undefined;
+  const prepare = match ? BigInt(match[2]!) : undefined;
+  if (commit === undefined || prepare === undefined || commit > MAX_POSITION_PART || prepare > MAX_POSITION_PART)
+    throw new Error(`Not a position: ${JSON.stringify(text)} (expected "commit/prepare", each at most ${MAX_POSITION_PART})`);
+  return { commit, prepare };
 }
 
 export interface RecordedEvent<TData = unknown> {

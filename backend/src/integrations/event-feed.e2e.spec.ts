@@ -175,6 +175,20 @@ describe('GET /api/integrations/events', () => {
     const bad = await request(server).get('/api/integrations/events?from=yesterday').set('Authorization', `Bearer ${key}`);
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/position/);
+    // Beyond a 64-bit integer (the database's types): the same 400, not a stream that fails in the database.
+    for (const position of ['99999999999999999999/0', '1/99999999999999999999', '9223372036854775808/1']) {
+      for (const [query, header] of [
+        [`?from=${encodeURIComponent(position)}`, {}],
+        ['', { 'last-event-id': position }],
+      ] as const) {
+        const huge = await request(server).get(`/api/integrations/events${query}`).set('Authorization', `Bearer ${key}`).set(header);
+        expect({ position, status: huge.status, message: huge.body.message }).toEqual({
+          position,
+          status: 400,
+          message: expect.stringMatching(/position/),
+        });
+      }
+    }
   });
 
   it('sends heartbeats while idle', async () => {
