@@ -364,6 +364,14 @@ describe('malformed and hostile bodies', () => {
     });
   });
 
+  it('refuses a NUL character in a query string (a value or a name) like one in a body', async () => {
+    for (const query of ['page=%00', 'page=1%002', '%00=1', 'a[b]=%00', 'a=1&a=%00']) {
+      const response = await refused(() => agent.get(`/api/customer/tickets?${query}`), 400);
+      expect(response.body).toEqual({ message: NUL_MESSAGE });
+    }
+    await agent.get('/api/customer/tickets?page=1').expect(200);
+  });
+
   it('the one-click unsubscribe URL ignores any body and never breaks', async () => {
     for (const body of ['{"a": ', '[]', 'List-Unsubscribe=One-Click', `${SQL}${HTML}`]) {
       const response = await raw().post('/api/unsubscribe/one-click/unknown-token').type('form').send(body);

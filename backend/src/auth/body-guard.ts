@@ -32,9 +32,12 @@ function findProblem(value: unknown, depth = 0): Problem | null {
   return null;
 }
 
-/** Runs after the body parsers: refuses bodies the database could not store, with a 400 in the API's shape. */
+/**
+ * Runs after the body parsers: refuses bodies, and query strings (`?search=%00`), the database could not store,
+ * with a 400 in the API's shape.
+ */
 export const rejectUnstorableText: RequestHandler = (request, response, next) => {
-  const problem = findProblem(request.body);
+  const problem = findProblem(request.body) ?? findProblem(request.query);
   if (problem) {
     response.status(400).json({ message: problem } satisfies ApiError);
     return;
