@@ -1,7 +1,11 @@
+import { CommandBus } from '@nestjs/cqrs';
 import request from 'supertest';
 import Stripe from 'stripe';
 import { openTestApp, sharedTestDatabase, type TestApp } from '../../test/test-app';
 import type { RequestContext } from '../common/request-context';
+import { ReadYourWrites } from '../projections/read-your-writes';
+import { HandleTicketCommand } from '../tickets/commands/handle-ticket.command';
+import { TicketDomainError } from '../tickets/ticket-errors';
 import { PaymentGatewayRequestError, PaymentGatewayUnavailableError, type PaymentGateway } from './payment-gateway.port';
 import { PAYMENT_GATEWAY } from './payments.tokens';
 import { GATEWAY_ACTOR, TicketPaymentsService } from './ticket-payments.service';
@@ -134,5 +138,47 @@ describe('refund requests outlive the process that asked', () => {
     const byAdmin = await refundEvent(t, unknown.ticketId);
     expect(byAdmin.metadata.actor).toEqual(ADMIN.actor);
     expect(byAdmin.data).toMatchObject({ reason: 'Duplicate request' });
+  });
+  /** An admin's payment override, as PATCH /api/admin/tickets/:id/payment sends it. */
+  async function override(t: TestApp, ticketId: number, stripePaymentIntentId: string | null, paymentStatus: 'pending' | 'completed') {
+    const { position } = await t.app
+      .get(CommandBus)
+      .execute(
+        new HandleTicketCommand(
+          ticketId,
+          { type: 'UpdatePayment', data: { stripePaymentIntentId, paymentStatus, paymentNotes: null } },
+          ADMIN,
+        ),
+      );
+    // As the admin API answers: once the ticket list shows it.
+    await t.app.get(ReadYourWrites).waitFor(['tickets'], position);
+  }
+
+  it('records a refund the gateway made while an override changed the payment (the money went back)', async () => {
+    const t = await open();
+    const { ticketId, intentId } = await paidTicket(t);
+    const gateway = t.app.get<PaymentGateway>(PAYMENT_GATEWAY);
+    const refund = gateway.refund.bind(gateway);
+    // The override lands between the refund's check of the ticket and its record, as a parallel PATCH can.
+    jest.spyOn(gateway, 'refund').mockImplementationOnce(async (input) => {
+      await override(t, ticketId, null, 'pending');
+      return refund(input);
+    });
+    await expect(t.app.get(TicketPaymentsService).refundTicket(ticketId, 'Out of scope', ADMIN)).resolves.toMatchObject({
+      status: 'refunded',
+    });
+    expect((await refundEvent(t, ticketId)).data).toMatchObject({ paymentIntentId: intentId, amountCents: 4900, reason: 'Out of scope' });
+  });
+
+  it('refuses a second refund of a payment an override shows as paid again: one refund, once', async () => {
+    const t = await open();
+    const { ticketId, intentId } = await paidTicket(t);
+    const payments = t.app.get(TicketPaymentsService);
+    await expect(payments.refundTicket(ticketId, 'Out of scope', ADMIN)).resolves.toMatchObject({ status: 'refunded' });
+    await override(t, ticketId, intentId, 'completed');
+    const again = payments.refundTicket(ticketId, 'Out of scope', ADMIN);
+    await expect(again).rejects.toThrow(TicketDomainError);
+    await expect(again).rejects.toMatchObject({ code: 'already_refunded', message: 'This payment was already refunded' });
+    await refundEvent(t, ticketId);
   });
 });

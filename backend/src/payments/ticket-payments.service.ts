@@ -72,10 +72,10 @@ const isPayable = (status: PaymentIntentStatus): status is (typeof PAYABLE_INTEN
 
 /** The gateway as the system actor of the events it causes. */
 /**
- * The gateway's refusals of a refund that say one is made or under way: the charge is refunded already, or a
- * request with the same idempotency key is still running (Stripe answers such a concurrent request with 409).
+ * The gateway's refusal of a refund that says one is under way: a request with the same idempotency key is still
+ * running (Stripe answers such a concurrent request with 409). `charge_already_refunded` is handled apart.
  */
-const REFUND_UNDER_WAY: ReadonlySet<string> = new Set(['charge_already_refunded', 'idempotency_key_in_use']);
+const REFUND_UNDER_WAY: ReadonlySet<string> = new Set(['idempotency_key_in_use']);
 
 export const GATEWAY_ACTOR = { kind: 'system', id: 'payment-gateway' } as const;
 
@@ -538,6 +538,14 @@ export class TicketPaymentsService {
     try {
       refund = await this.gateway.refund({ paymentIntentId: intentId, idempotencyKey: `refund:${intentId}`, reason });
     } catch (error) {
+      if (error instanceof PaymentGatewayRequestError && error.code === 'charge_already_refunded') {
+        // The gateway gave this payment back already (an earlier request, its dashboard): recorded now if it is
+        // not yet, nothing new if it is, and refused if an admin's override shows the payment as paid again.
+        const result = await this.commands.execute(
+          new HandleTicketCommand(ticketId, { type: 'RefundPayment', data: { paymentIntentId: intentId, reason } }, context),
+        );
+        return { status: 'refunded', position: result.position };
+      }
       if (error instanceof PaymentGatewayRequestError && REFUND_UNDER_WAY.has(error.code ?? '')) {
         // Another request got there first (a second click, another admin): the refund is made or under way,
         // and its webhook records it.

@@ -10,6 +10,7 @@ export type TicketErrorCode =
   | 'fee_waived'
   | 'fee_refunded'
   | 'nothing_to_refund'
+  | 'already_refunded'
   | 'payment_intent_mismatch'
   | 'payment_amount_mismatch'
   | 'linked_to_another_customer';

@@ -217,6 +217,32 @@ export function refundPayment(command: RefundPayment, state: Ticket): TicketEven
   const ticket = existing(state);
   const { payment } = ticket;
   const { paymentIntentId, reason } = command.data;
+  // Without an intent id: the payment the ticket shows.
+  const intent = paymentIntentId ?? (payment.kind === 'paid' || payment.kind === 'refunded' ? payment.paymentIntentId : null);
+  const taken = intent === null ? undefined : ticket.gatewayPayments.find((known) => known.paymentIntentId === intent);
+  if (taken?.refunded) {
+    // The gateway refunds a payment once. Reported again (a retried webhook, a second click): nothing new,
+    // unless an admin's override shows it paid again since; then the admin is told, not a second refund.
+    if (payment.kind === 'refunded' && payment.paymentIntentId === intent) return [];
+    throw new TicketDomainError('already_refunded', 'This payment was already refunded');
+  }
+  if (taken && !(payment.kind === 'paid' && payment.paymentIntentId === intent)) {
+    // The gateway gave back a payment it took for this ticket, after an admin's override changed what the ticket
+    // shows (a refund racing the override, or one made in the gateway's dashboard): the money went back, so the
+    // refund is recorded, with the amount that was taken.
+    return [
+      {
+        type: 'TicketPaymentRefunded',
+        data: {
+          ticketId: ticket.id,
+          paymentIntentId: taken.paymentIntentId,
+          amountCents: taken.amountCents,
+          currency: DIAGNOSTIC_FEE_CURRENCY,
+          reason: reason?.trim() || null,
+        },
+      },
+    ];
+  }
   switch (payment.kind) {
     case 'paid':
       if (paymentIntentId !== null && paymentIntentId !== payment.paymentIntentId) {

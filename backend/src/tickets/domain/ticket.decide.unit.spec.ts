@@ -335,6 +335,40 @@ describe('RefundPayment, in every payment state', () => {
       .thenNothingHappens();
   });
 
+  it('after an override that shows the payment as not made: the gateway gave it back, so the refund is recorded', () => {
+    // A refund racing an admin's override, or made in the gateway's dashboard after it.
+    for (const [status, intent] of [
+      ['pending', null],
+      ['failed', 'pi_123'],
+      ['completed', 'pi_manual'],
+      ['refunded', 'pi_123'],
+    ] as const) {
+      const overridden: TicketEvent = {
+        type: 'TicketPaymentUpdated',
+        data: { ticketId, stripePaymentIntentId: intent, paymentStatus: status, paymentNotes: 'Set by staff' },
+      };
+      given(...STATES.paid.history, overridden)
+        .when(refund('pi_123', 'No response within 24 hours'))
+        .then([refunded]);
+    }
+  });
+
+  it('a payment is refunded once: shown as paid again by an override, a second refund is refused', () => {
+    const paidAgain: TicketEvent = {
+      type: 'TicketPaymentUpdated',
+      data: { ticketId, stripePaymentIntentId: 'pi_123', paymentStatus: 'completed', paymentNotes: null },
+    };
+    given(...STATES.refunded.history, paidAgain)
+      .when(refund('pi_123'))
+      .thenFails(failsWith('already_refunded'));
+    given(...STATES.refunded.history, paidAgain)
+      .when(refund(null))
+      .thenFails(failsWith('already_refunded'));
+    expect(fold([...STATES.refunded.history, paidAgain])).toMatchObject({
+      gatewayPayments: [{ paymentIntentId: 'pi_123', amountCents: 4900, refunded: true }],
+    });
+  });
+
   it.each(['due', 'failed', 'waived'] as const)('%s: nothing to refund', (kind) => {
     given(...STATES[kind].history)
       .when(refund())
@@ -551,6 +585,7 @@ describe('evolve', () => {
       engineerId: null,
       // No TicketResponded in this history: the clock still runs.
       awaitingResponse: true,
+      gatewayPayments: [{ paymentIntentId: 'pi_123', amountCents: 4900, refunded: false }],
     });
   });
 

@@ -82,6 +82,30 @@ export interface TicketFields {
    * since (status change, notes, engineer). The business promises contact within one hour of payment.
    */
   readonly awaitingResponse: boolean;
+  /**
+   * Every payment the gateway took for this ticket, and whether its refund is recorded. An admin's override
+   * changes what the ticket shows, not the money: a refund of one of these is still recorded after an override
+   * (the gateway gave the money back), and a payment is refunded once.
+   */
+  readonly gatewayPayments: readonly GatewayPayment[];
+}
+
+export interface GatewayPayment {
+  readonly paymentIntentId: string;
+  readonly amountCents: number;
+  readonly refunded: boolean;
+}
+
+/** `payments` with the intent's payment added (if new) or changed by `change`. */
+function withGatewayPayment(
+  payments: readonly GatewayPayment[],
+  paymentIntentId: string,
+  amountCents: number,
+  change: Partial<GatewayPayment> = {},
+): readonly GatewayPayment[] {
+  const known = payments.some((payment) => payment.paymentIntentId === paymentIntentId);
+  if (!known) return [...payments, { paymentIntentId, amountCents, refunded: false, ...change }];
+  return payments.map((payment) => (payment.paymentIntentId === paymentIntentId ? { ...payment, ...change } : payment));
 }
 
 export type CreatedTicket = { readonly kind: 'created' } & TicketFields;
@@ -130,6 +154,7 @@ export function evolve(state: Ticket, event: TicketEvent): Ticket {
       userId: data.userId,
       engineerId: null,
       awaitingResponse: false,
+      gatewayPayments: [],
     };
   }
   // Any other event before TicketCreated is not a ticket's history: keep the empty state.
@@ -147,6 +172,7 @@ export function evolve(state: Ticket, event: TicketEvent): Ticket {
           recordedBy: 'gateway',
         },
         awaitingResponse: true,
+        gatewayPayments: withGatewayPayment(state.gatewayPayments, event.data.paymentIntentId, event.data.amountCents),
       };
     case 'TicketFeeWaived':
       return {
@@ -177,6 +203,10 @@ export function evolve(state: Ticket, event: TicketEvent): Ticket {
           notes: event.data.reason,
         },
         awaitingResponse: false,
+        gatewayPayments:
+          event.data.paymentIntentId === null
+            ? state.gatewayPayments
+            : withGatewayPayment(state.gatewayPayments, event.data.paymentIntentId, event.data.amountCents, { refunded: true }),
       };
     case 'TicketStatusChanged':
       return { ...state, status: event.data.to };
