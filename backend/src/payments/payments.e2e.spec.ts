@@ -316,6 +316,37 @@ describe('payments through the simulated gateway', () => {
     expect(await eventCount()).toBe(before);
   });
 
+  it('a paid pre-ticket fee cannot be spent by another browser that learned its id: not with a new request, not on its own ticket', async () => {
+    const payer = browser();
+    const setup = (await payer.post('/api/create-diagnostic-fee-payment').expect(200)).body;
+    await payer
+      .post('/api/payments/simulated/confirm')
+      .send({ clientSecret: setup.clientSecret, ...VISA })
+      .expect(200);
+
+    const thief = browser();
+    const before = await eventCount();
+    for (const path of ['/api/support-request-with-payment', '/api/support-request-external-payment'])
+      await thief
+        .post(path)
+        .send({ ticketData, paymentIntentId: setup.paymentIntentId })
+        .expect(404, { message: paymentMessages.paymentNotFound });
+    expect(await eventCount()).toBe(before);
+    const theirs = (await thief.post('/api/support-request').send(ticketData).expect(201)).body.id as number;
+    await thief
+      .post('/api/update-ticket-payment')
+      .send({ ticketId: theirs, paymentIntentId: setup.paymentIntentId })
+      .expect(404, { message: paymentMessages.paymentNotFound });
+    expect(await paymentStatusSeenBy(thief, theirs)).toBe('pending');
+
+    // The payer's own request still gets it.
+    const created = await payer
+      .post('/api/support-request-with-payment')
+      .send({ ticketData, paymentIntentId: setup.paymentIntentId })
+      .expect(201);
+    expect(await paymentStatusSeenBy(payer, created.body.id as number)).toBe('completed');
+  });
+
   it('a pre-ticket intent that was not paid creates no ticket', async () => {
     const agent = browser();
     const setup = (await agent.post('/api/create-diagnostic-fee-payment').expect(200)).body;

@@ -61,7 +61,22 @@ declare module 'express-session' {
   interface SessionData {
     /** The pre-ticket fee intent this browser session asked for (create-diagnostic-fee-payment), reused on a retry. */
     preTicketPaymentIntentId?: string;
+    /** Every pre-ticket fee intent this session made (the last few): only this session may claim them. */
+    preTicketPaymentIntentIds?: string[];
   }
+}
+
+/** How many pre-ticket intents a session remembers as its own (one per payment page it opened, in practice). */
+const PRE_TICKET_INTENTS_KEPT = 10;
+
+/**
+ * Whether this browser session made the pre-ticket intent. Its id is no secret (it begins the client secret,
+ * and travels in the 3-D Secure return URL), so knowing it must not let another browser claim a fee it did not
+ * pay.
+ */
+function madeInThisSession(request: Request, intentId: string): boolean {
+  const { session } = request;
+  return session.preTicketPaymentIntentId === intentId || (session.preTicketPaymentIntentIds ?? []).includes(intentId);
 }
 
 export const TICKET_NOT_FOUND = 'Ticket not found';
@@ -235,6 +250,9 @@ export class TicketPaymentsService {
     });
     await recordIntent(this.pool, this.gateway.kind, intent, null, this.clock.now());
     request.session.preTicketPaymentIntentId = intent.id;
+    request.session.preTicketPaymentIntentIds = [...(request.session.preTicketPaymentIntentIds ?? []), intent.id].slice(
+      -PRE_TICKET_INTENTS_KEPT,
+    );
     return this.setup(intent);
   }
 
@@ -292,7 +310,7 @@ export class TicketPaymentsService {
       }
     } else if (input.paymentIntentId) {
       const intent = await this.verifiedIntent(input.paymentIntentId);
-      await this.assertIntentBelongsTo(intent, ticket.id);
+      await this.assertIntentBelongsTo(intent, ticket.id, request);
       const outcome = await this.recordVerifiedPayment(ticket.id, intent, context, { throwDomainErrors: true });
       if (outcome.kind === 'recorded') position = outcome.position;
     } else {
@@ -306,9 +324,12 @@ export class TicketPaymentsService {
    * An intent pays the ticket in its metadata, or (a pre-ticket fee, metadata 0) the one ticket that claims it
    * first. Anything else is another ticket's payment: 409, nothing written.
    */
-  private async assertIntentBelongsTo(intent: GatewayPaymentIntent, ticketId: number): Promise<void> {
+  private async assertIntentBelongsTo(intent: GatewayPaymentIntent, ticketId: number, request: Request): Promise<void> {
     if (intent.ticketId === ticketId) return;
     if (intent.ticketId === 0) {
+      const record = await findIntent(this.pool, intent.id);
+      // Unclaimed: only by the browser that paid it (another learns nothing of it). Claimed: by its ticket only.
+      if (!record?.ticketId && !madeInThisSession(request, intent.id)) throw refused(HttpStatus.NOT_FOUND, paymentMessages.paymentNotFound);
       const holder = await claimIntent(this.pool, this.gateway.kind, intent, ticketId, this.clock.now());
       if (holder === ticketId) return;
       throw refused(HttpStatus.CONFLICT, paymentMessages.paymentAlreadyUsed);
@@ -354,6 +375,11 @@ export class TicketPaymentsService {
         const outcome = await this.recordVerifiedPayment(record.ticketId, intent, context, { throwDomainErrors: true });
         await this.readYourWrites.waitFor(['tickets'], outcome.kind === 'recorded' ? outcome.position : null);
         return { id: record.ticketId };
+      }
+      // Unclaimed: only the browser that paid it may spend it; to any other it is unknown.
+      if (!madeInThisSession(request, intent.id)) {
+        this.logger.warn(`Pre-ticket intent ${intent.id} presented by a browser that did not make it: refused`);
+        throw refused(HttpStatus.NOT_FOUND, paymentMessages.paymentNotFound);
       }
     } else if (intentId && waived) {
       // The waiver rule makes the diagnostic free; a payment the browser made anyway is left unclaimed, and
