@@ -572,6 +572,30 @@ describe('payments through the simulated gateway', () => {
     expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(1);
   });
 
+  it("hosted checkout without APP_BASE_URL: a client's Host header never decides where the payer is sent", async () => {
+    for (const host of ['evil.example', 'localhost//evil.example', 'evil.example:80']) {
+      const agent = browser();
+      const ticketId = await newTicket(agent);
+      const session = (await agent.post('/api/payments/checkout-session').set('Host', host).send({ ticketId }).expect(200)).body;
+      expect(new URL(session.url).hostname).toBe('localhost');
+      expect(session.url).not.toContain('evil');
+      // Asked again by the browser itself: the same session, with nothing of that Host in it.
+      const again = (await agent.post('/api/payments/checkout-session').send({ ticketId }).expect(200)).body;
+      expect(again).toEqual(session);
+
+      const page = await agent.get(new URL(session.url).pathname).expect(200);
+      expect(page.text).not.toContain('evil');
+      const clientSecret = /data-client-secret="([^"]+)"/.exec(page.text)![1]!;
+      await agent
+        .post('/api/payments/simulated/confirm')
+        .send({ clientSecret, ...VISA })
+        .expect(200);
+      // The paid session's page sends the browser back within the site: a path, never another host.
+      const back = await agent.get(new URL(session.url).pathname).expect(303);
+      expect(back.headers.location).toMatch(/^\/api\/payments\/checkout\/complete\?session_id=cs_sim_/);
+    }
+  });
+
   it('a refund through the port is recorded when the gateway confirms it', async () => {
     const agent = browser();
     const ticketId = await newTicket(agent);

@@ -81,8 +81,10 @@ export class SimulatedPaymentsController {
     const gateway = this.simulated();
     const page = /^cs_sim_[A-Za-z0-9]{1,64}$/.test(id) ? await gateway.checkoutPage(id) : null;
     if (!page) throw new NotFoundException({ message: paymentMessages.paymentNotFound } satisfies ApiError);
+    // This page is the site's own: it sends the browser back within the site, whatever host a stored URL names.
+    const successPath = pathOf(page.successUrl);
     if (page.session.status !== 'open') {
-      response.redirect(303, page.successUrl);
+      response.redirect(303, successPath);
       return;
     }
     response.type('html').send(`<!doctype html>
@@ -92,7 +94,7 @@ export class SimulatedPaymentsController {
 </head><body>
 <p class="banner"><strong>Test mode: no real charge.</strong> Use 4242 4242 4242 4242, any future date and any CVC.</p>
 <h1>Diagnostic fee ${escapeHtml(formatUsd(4900))}</h1>
-<form id="checkout" data-client-secret="${escapeHtml(page.clientSecret)}" data-success-url="${escapeHtml(page.successUrl)}">
+<form id="checkout" data-client-secret="${escapeHtml(page.clientSecret)}" data-success-url="${escapeHtml(successPath)}">
 <label for="cardNumber">Card number</label><input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="cc-number" required>
 <label for="expMonth">Expiry month</label><input id="expMonth" name="expMonth" inputmode="numeric" placeholder="MM" required>
 <label for="expYear">Expiry year</label><input id="expYear" name="expYear" inputmode="numeric" placeholder="YYYY" required>
@@ -100,7 +102,7 @@ export class SimulatedPaymentsController {
 <button type="submit">Pay ${escapeHtml(formatUsd(4900))}</button>
 <p id="error" role="alert"></p>
 </form>
-<p><a href="${escapeHtml(page.cancelUrl)}">Cancel and return</a></p>
+<p><a href="${escapeHtml(pathOf(page.cancelUrl))}">Cancel and return</a></p>
 <script src="${SIMULATED_CHECKOUT_PATH}.js"></script>
 </body></html>`);
   }
@@ -134,3 +136,11 @@ const CHECKOUT_SCRIPT = `'use strict';
   });
 })();
 `;
+
+/** The path and query of a URL of this site (`/` for anything unreadable): a redirect that cannot leave the site. */
+function pathOf(url: string): string {
+  if (!URL.canParse(url)) return '/';
+  const { pathname, search } = new URL(url);
+  // One leading slash: `//host/...` would be another site's address.
+  return `/${pathname.replace(/^\/+/, '')}${search}`;
+}

@@ -529,10 +529,21 @@ export class TicketPaymentsService {
     return `${currentCustomer(request) ? '/customer/dashboard' : '/payment-success'}?${query.toString()}`;
   }
 
-  /** The site's public address: APP_BASE_URL (required in production), else this request's own origin. */
+  /**
+   * The site's public address, where hosted checkout sends the browser back: APP_BASE_URL (required in
+   * production). Without it (development), this request's own origin when its Host is this machine
+   * (localhost, 127.x, [::1]) or one of TRUSTED_ORIGINS, else http://localhost:PORT. Any Host a client sends
+   * would let it choose where a checkout session it stores (and another browser then reuses) sends the payer.
+   */
   private baseUrl(request: Request): string {
     if (this.config.APP_BASE_URL) return this.config.APP_BASE_URL.replace(/\/+$/, '');
-    return `${request.protocol}://${request.get('host') ?? 'localhost'}`;
+    const claimed = `${request.protocol}://${request.get('host') ?? ''}`;
+    // The origin alone: a Host with a path in it (`localhost//evil.example`) adds nothing to the URLs.
+    const own = URL.canParse(claimed) ? new URL(claimed).origin : '';
+    const hostname = own === '' ? '' : new URL(own).hostname;
+    const trusted = this.config.TRUSTED_ORIGINS.some((origin) => URL.canParse(origin) && new URL(origin).origin === own);
+    if (trusted || hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)) return own;
+    return `http://localhost:${this.config.PORT}`;
   }
 
   /**
