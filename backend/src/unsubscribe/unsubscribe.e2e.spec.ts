@@ -75,6 +75,27 @@ describe('unsubscribe', () => {
     expect((await service.linksFor('never-seen@example.com')).subscribed).toBe(false);
   });
 
+  it('counts typed addresses per client like a public form (parallel requests included); links are not counted', async () => {
+    const client = '203.0.113.77';
+    const answers = await Promise.all(
+      Array.from({ length: 14 }, (_, index) =>
+        browser(t.app)
+          .post('/api/unsubscribe')
+          .set('X-Forwarded-For', client)
+          .send({ email: `made-up-${index}@example.com` }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([...Array(10).fill(200), ...Array(4).fill(429)]);
+    const refused = answers.find((answer) => answer.status === 429)!;
+    expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+    const { rows } = await t.db.pool.query<{ n: string }>("SELECT count(*) AS n FROM email_subscriptions WHERE email LIKE 'made-up-%'");
+    expect(Number(rows[0]!.n)).toBe(10);
+    // The link of an email still works from that address.
+    const token = await subscriber('linked@example.com');
+    await browser(t.app).post('/api/unsubscribe').set('X-Forwarded-For', client).send({ token }).expect(200);
+  });
+
   it('answers an unknown token with a 404 and a message the page shows', async () => {
     for (const token of ['no-such-token', "'%20OR%201=1--", 'x'.repeat(300)]) {
       const get = await raw().get(`/api/unsubscribe/${token}`).expect(404);

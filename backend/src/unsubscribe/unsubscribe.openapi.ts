@@ -8,7 +8,7 @@ import {
   unsubscribeTokenInfoSchema,
   updateEmailSubscriptionSchema,
 } from '@ppr/contracts';
-import { badRequest, defineOpenApiFragment, error } from '../openapi/openapi-fragment';
+import { badRequest, defineOpenApiFragment, error, FORM_LIMIT, tooManyRequests } from '../openapi/openapi-fragment';
 
 /** Unsubscribe links and the one-click header target (UnsubscribeController); the admin's list (SubscriptionsAdminController). */
 export const unsubscribeOpenApi = defineOpenApiFragment({
@@ -41,6 +41,7 @@ export const unsubscribeOpenApi = defineOpenApiFragment({
         200: { description: accountMessages.unsubscribed, schema: 'Message' },
         400: badRequest,
         404: error(accountMessages.unsubscribeTokenUnknown),
+        429: tooManyRequests(`${FORM_LIMIT} (an address typed on the page; tokens are not counted)`),
       },
     },
     {
