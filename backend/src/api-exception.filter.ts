@@ -17,6 +17,7 @@ export const TICKET_ERROR_STATUS = {
   fee_refunded: HttpStatus.CONFLICT,
   nothing_to_refund: HttpStatus.CONFLICT,
   already_refunded: HttpStatus.CONFLICT,
+  ticket_closed: HttpStatus.CONFLICT,
   payment_intent_mismatch: HttpStatus.CONFLICT,
   payment_amount_mismatch: HttpStatus.CONFLICT,
   linked_to_another_customer: HttpStatus.CONFLICT,

@@ -5,10 +5,13 @@ import {
   simulatedConfirmResponseSchema,
   ZERO_COST_PAYMENT_INTENT_ID,
 } from '@ppr/contracts';
+import { CommandBus } from '@nestjs/cqrs';
 import request from 'supertest';
 import Stripe from 'stripe';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { encodeTicketGrants, TICKET_GRANTS_COOKIE, ticketGrantsKey } from '../auth/ticket-grants';
+import { ReadYourWrites } from '../projections/read-your-writes';
+import { HandleTicketCommand } from '../tickets/commands/handle-ticket.command';
 import { PaymentGatewayUnavailableError } from './payment-gateway.port';
 import { PaymentReconciler } from './payment-reconciler';
 import { PAYMENT_GATEWAY, WEBHOOK_SIGNING_SECRET } from './payments.tokens';
@@ -345,6 +348,30 @@ describe('payments through the simulated gateway', () => {
       .send({ ticketData, paymentIntentId: setup.paymentIntentId })
       .expect(201);
     expect(await paymentStatusSeenBy(payer, created.body.id as number)).toBe('completed');
+  });
+
+  it('a canceled or resolved ticket takes no new payment (409), as its page offers none', async () => {
+    for (const status of ['canceled', 'resolved'] as const) {
+      const agent = browser();
+      const ticketId = await newTicket(agent);
+      const { position } = await t.app
+        .get(CommandBus)
+        .execute(
+          new HandleTicketCommand(
+            ticketId,
+            { type: 'ChangeStatus', data: { status } },
+            { actor: { kind: 'admin', id: '1' }, correlationId: 'close' },
+          ),
+        );
+      await t.app.get(ReadYourWrites).waitFor(['tickets'], position);
+      const before = await eventCount();
+      for (const path of ['/api/create-payment-intent', '/api/payments/checkout-session'])
+        await agent
+          .post(path)
+          .send({ ticketId })
+          .expect(409, { message: `This ticket is ${status}; there is nothing to pay` });
+      expect(await eventCount()).toBe(before);
+    }
   });
 
   it('a pre-ticket intent that was not paid creates no ticket', async () => {

@@ -159,6 +159,10 @@ export class TicketPaymentsService {
 
   /** A ticket whose fee is settled cannot take a payment: the domain's error, which the API maps (409). */
   private assertPayable(ticket: TicketDetail): void {
+    // As the customer's ticket page offers no payment then: a closed ticket takes no new payment. One made
+    // before it closed is still recorded (the gateway took the money).
+    if (ticket.status === 'canceled' || ticket.status === 'resolved')
+      throw new TicketDomainError('ticket_closed', `This ticket is ${ticket.status}; there is nothing to pay`);
     switch (ticket.paymentStatus) {
       case 'pending':
       case 'failed':

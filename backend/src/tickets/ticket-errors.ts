@@ -11,6 +11,7 @@ export type TicketErrorCode =
   | 'fee_refunded'
   | 'nothing_to_refund'
   | 'already_refunded'
+  | 'ticket_closed'
   | 'payment_intent_mismatch'
   | 'payment_amount_mismatch'
   | 'linked_to_another_customer';
