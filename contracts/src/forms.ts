@@ -63,6 +63,15 @@ function maxLength(label: string, max: number): [number, { error: string; abort:
 const PHONE_PATTERN = /^[0-9+().\-\s]+(?:(?:ext\.?|x)\s*\d{1,6})?$/i;
 const PHONE_DIGITS = /(?:\d\D*){7}/;
 
+/**
+ * A customer's or an admin's username: no line breaks to forge log lines with, no invisible, bidirectional or
+ * look-alike characters that make one person read as another in the history.
+ */
+const USERNAME_CHARACTERS: [RegExp, string] = [
+  /^[A-Za-z0-9._-]+$/,
+  'Username may contain only letters, numbers, dots, dashes and underscores',
+];
+
 const emailField = (message: string = messages.invalidEmail) =>
   text(message, 'Email')
     .trim()
@@ -142,7 +151,7 @@ export const registerSchema = z.strictObject({
     .trim()
     .min(3, messages.usernameLength)
     .max(...maxLength('Username', 50))
-    .regex(/^[A-Za-z0-9._-]+$/, 'Username may contain only letters, numbers, dots, dashes and underscores'),
+    .regex(...USERNAME_CHARACTERS),
   email: emailField(),
   password: customerPassword,
   businessName: z
@@ -200,7 +209,8 @@ export const adminSetupSchema = z.strictObject({
   username: text(messages.usernameLength, 'Username')
     .trim()
     .min(3, messages.usernameLength)
-    .max(...maxLength('Username', 50)),
+    .max(...maxLength('Username', 50))
+    .regex(...USERNAME_CHARACTERS),
   email: emailField(messages.validEmail),
   password: adminPassword,
   role: z.literal('admin').optional(),

@@ -448,6 +448,26 @@ describe('customer accounts and sessions', () => {
       expect(reused.body).toEqual({ message: accountMessages.resetInvalid });
     });
 
+    it('of parallel resets with one token exactly one succeeds, and its password is the one that works', async () => {
+      const { customer } = await verifiedCustomer(t.app, t.db);
+      await browser(t.app).post('/api/customer/forgot-password').send({ email: customer.email }).expect(200);
+      const token = tokenIn((await lastEmail(t.db, customer.email, 'password-reset'))!.text, RESET_LINK);
+      const candidates = ['first', 'second', 'third'].map((word) => `${word} new pass`);
+      const answers = await Promise.all(
+        candidates.map((password) => browser(t.app).post('/api/customer/reset-password').send({ token, password })),
+      );
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400, 400]);
+      for (const refused of answers.filter((answer) => answer.status === 400)) {
+        expect(refused.body).toEqual({ message: accountMessages.resetInvalid });
+      }
+      const winner = candidates[answers.findIndex((answer) => answer.status === 200)]!;
+      // The winner first: the three refusals after it use up the account's three checks.
+      await browser(t.app).post('/api/customer/login').send({ email: customer.email, password: winner }).expect(200);
+      for (const password of [customer.password, ...candidates.filter((candidate) => candidate !== winner)]) {
+        await browser(t.app).post('/api/customer/login').send({ email: customer.email, password }).expect(401);
+      }
+    });
+
     it('refuses an expired reset token with a 410 and keeps the old password', async () => {
       const { customer } = await verifiedCustomer(t.app, t.db);
       await browser(t.app).post('/api/customer/forgot-password').send({ email: customer.email }).expect(200);

@@ -37,6 +37,13 @@ function unknownAdminLoginKey(username: string): string {
   return `admin-login:unknown:${digest}`;
 }
 
+function currentPasswordWrong(): BadRequestException {
+  return new BadRequestException({
+    message: adminMessages.currentPasswordWrong,
+    errors: [{ path: 'currentPassword', message: adminMessages.currentPasswordWrong }],
+  } satisfies ApiError);
+}
+
 /**
  * Admin accounts: the one-time setup, further admins, credentials and password changes. The login limits
  * are the customers' (LOGIN_MAX_FAILURES_PER_ACCOUNT per account and window, each attempt counted before
@@ -128,12 +135,7 @@ export class AdminAccountsService implements OnApplicationBootstrap {
     const row = await admins.findAdminById(this.db.pool, admin.id);
     if (!row) throw new UnauthorizedException({ message: adminMessages.notLoggedIn } satisfies ApiError);
     await this.reservePasswordCheck(adminLoginKey(row.id));
-    if (!(await verifyPassword(row.passwordHash, currentPassword))) {
-      throw new BadRequestException({
-        message: adminMessages.currentPasswordWrong,
-        errors: [{ path: 'currentPassword', message: adminMessages.currentPasswordWrong }],
-      } satisfies ApiError);
-    }
+    if (!(await verifyPassword(row.passwordHash, currentPassword))) throw currentPasswordWrong();
     await this.limiter.reset(adminLoginKey(row.id));
     if (currentPassword === newPassword) {
       throw new BadRequestException({
@@ -142,7 +144,12 @@ export class AdminAccountsService implements OnApplicationBootstrap {
       } satisfies ApiError);
     }
     assertAcceptablePassword(newPassword, row, 'newPassword');
-    await admins.setAdminPassword(this.db.pool, row.id, await hashPassword(newPassword));
+    // The current password was checked against the hash read above: the write happens only if that hash is
+    // still the stored one. Of parallel changes one wins; for the others the password they gave is no longer
+    // current, and they get that answer rather than a 200 for a password that was overwritten at once.
+    if (!(await admins.setAdminPassword(this.db.pool, row.id, row.passwordHash, await hashPassword(newPassword)))) {
+      throw currentPasswordWrong();
+    }
     const ended = await this.sessions.destroyAllFor(principalKey('admin', row.id), keepSessionId);
     this.logger.log(`Admin ${row.id} changed their password; ${ended} other session(s) ended`);
   }

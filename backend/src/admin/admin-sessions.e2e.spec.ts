@@ -235,6 +235,30 @@ describe('admin sessions: login, me, logout, change-password, the guard', () => 
       await loginAdmin(t.app, me);
     });
 
+    it('of parallel changes on one session exactly one succeeds, and its new password is the one that works', async () => {
+      const me = await anotherAdmin();
+      const agent = await loginAdmin(t.app, me);
+      // Three: this app allows three password checks per account and window.
+      const candidates = ['First', 'Second', 'Third'].map((word) => `${word}-${me.password}`);
+      const answers = await Promise.all(
+        candidates.map((newPassword) => agent.post('/api/admin/change-password').send({ currentPassword: me.password, newPassword })),
+      );
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400, 400]);
+      for (const refused of answers.filter((answer) => answer.status === 400)) {
+        expect(refused.body).toEqual({
+          message: adminMessages.currentPasswordWrong,
+          errors: [{ path: 'currentPassword', message: adminMessages.currentPasswordWrong }],
+        });
+      }
+      const winner = candidates[answers.findIndex((answer) => answer.status === 200)]!;
+      await agent.get('/api/admin/me').expect(200);
+      // The winner first: the three refusals after it use up the account's three checks.
+      await loginAdmin(t.app, { username: me.username, password: winner });
+      for (const password of [me.password, ...candidates.filter((candidate) => candidate !== winner)]) {
+        await browser(t.app).post('/api/admin/login').send({ username: me.username, password }).expect(401);
+      }
+    });
+
     it('needs an admin session', async () => {
       await browser(t.app).post('/api/admin/change-password').send({ currentPassword: 'x', newPassword: 'Abcdefgh1' }).expect(401);
     });

@@ -4,6 +4,19 @@ import { loginAdmin, newAdmin } from '../../test/admin-helpers';
 import { browser, count, verifiedCustomer } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
+/** The customers' username rule, which admin usernames follow too. */
+const USERNAME_CHARACTERS = 'Username may contain only letters, numbers, dots, dashes and underscores';
+
+/** Names that forge log lines or read as another admin's in the history. */
+const BAD_USERNAMES = [
+  'evil\nLOG Fake entry',
+  '\u202eadmin5',
+  'admin5\u200b',
+  '\uff41\uff44\uff4d\uff49\uff4e5',
+  'ad min5',
+  'admin\u00a05',
+];
+
 /**
  * POST /api/admin/create and GET /api/admin/setup-status, in order on one database: bad input while setup is
  * open, twenty racing first setups, then the closed setup (403) and further admins added by a logged-in one.
@@ -54,6 +67,13 @@ describe('admin setup: the first admin exactly once', () => {
       .expect(400);
     expect(unknown.body.errors).toEqual([{ path: 'isAdmin', message: 'Unknown field "isAdmin"' }]);
     await browser(t.app).post('/api/admin/create').send('not json').expect(400);
+    for (const username of BAD_USERNAMES) {
+      const refused = await browser(t.app)
+        .post('/api/admin/create')
+        .send({ ...newAdmin(), username })
+        .expect(400);
+      expect(refused.body).toEqual({ message: USERNAME_CHARACTERS, errors: [{ path: 'username', message: USERNAME_CHARACTERS }] });
+    }
     expect(await count(t.db, 'admin_users')).toBe(0);
     await request(t.app.getHttpServer()).get('/api/admin/setup-status').expect(200, { setupOpen: true });
   });
@@ -119,6 +139,33 @@ describe('admin setup: the first admin exactly once', () => {
       .send({ ...newAdmin(), email: 'bad' })
       .expect(400);
     expect(await count(t.db, 'admin_users')).toBe(2);
+  });
+
+  it('refuses usernames with line breaks, invisible, bidirectional or look-alike characters; such existing admins still log in', async () => {
+    const agent = await loginAdmin(t.app, founder!);
+    for (const username of BAD_USERNAMES) {
+      const refused = await agent
+        .post('/api/admin/create')
+        .send({ ...newAdmin(), username })
+        .expect(400);
+      expect(refused.body).toEqual({ message: USERNAME_CHARACTERS, errors: [{ path: 'username', message: USERNAME_CHARACTERS }] });
+    }
+    const { rows } = await t.db.pool.query<{ username: string }>('SELECT username FROM admin_users');
+    expect(rows.some((row) => BAD_USERNAMES.includes(row.username))).toBe(false);
+    // Letters, numbers, dots, dashes and underscores are fine.
+    await agent
+      .post('/api/admin/create')
+      .send({ ...newAdmin(), username: `Help-Desk.${Date.now()}_2` })
+      .expect(201);
+    // An admin created before the rule (straight in the table, as the old code allowed) keeps logging in.
+    const legacy = newAdmin({ username: `legacy\u200badmin${Date.now()}` });
+    const created = await agent
+      .post('/api/admin/create')
+      .send({ ...legacy, username: `legacy_${Date.now()}` })
+      .expect(201);
+    await t.db.pool.query('UPDATE admin_users SET username = $2 WHERE id = $1', [created.body.id, legacy.username]);
+    const login = await browser(t.app).post('/api/admin/login').send({ username: legacy.username, password: legacy.password }).expect(200);
+    expect(login.body).toMatchObject({ username: legacy.username });
   });
 
   it('refuses a setup request without the CSRF header', async () => {

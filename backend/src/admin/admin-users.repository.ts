@@ -88,6 +88,16 @@ export async function recordAdminLogin(pool: Pool, id: number): Promise<void> {
   await pool.query('UPDATE admin_users SET last_login = now() WHERE id = $1', [id]);
 }
 
-export async function setAdminPassword(pool: Pool, id: number, passwordHash: string): Promise<void> {
-  await pool.query('UPDATE admin_users SET password_hash = $2 WHERE id = $1', [id, passwordHash]);
+/**
+ * Replaces the password hash only while it is still the one the current password was checked against
+ * (compare-and-set): of racing changes, the first write wins and the others, whose check was against a
+ * hash that is gone, change nothing. false: the hash had changed meanwhile (or the admin is gone).
+ */
+export async function setAdminPassword(pool: Pool, id: number, expectedHash: string, passwordHash: string): Promise<boolean> {
+  const { rowCount } = await pool.query('UPDATE admin_users SET password_hash = $3 WHERE id = $1 AND password_hash = $2', [
+    id,
+    expectedHash,
+    passwordHash,
+  ]);
+  return rowCount === 1;
 }
