@@ -1,5 +1,5 @@
 import { contactFormSchema } from '@ppr/contracts';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/layout/toaster';
@@ -130,6 +130,8 @@ describe('ContactForm sending', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Send Another Message' }));
     expect(screen.getByLabelText(/^Name/)).toHaveValue('');
+    // The button is gone with the panel: focus is on the new message's first field, not lost to the page.
+    await waitFor(() => expect(screen.getByLabelText(/^Name/)).toHaveFocus());
   });
 
   it('shows the error toast when the request fails, and keeps what was typed', async () => {

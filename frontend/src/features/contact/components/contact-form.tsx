@@ -142,6 +142,8 @@ export function ContactForm({
             setErrors({});
             setSubmitted(false);
             setReceived(false);
+            // The button goes away with the panel: focus goes to the new message's first field, not the page.
+            setTimeout(() => document.getElementById('contact-name')?.focus(), 0);
           }}
           className="mt-6 rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800"
         >

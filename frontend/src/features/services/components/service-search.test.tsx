@@ -46,6 +46,8 @@ describe('ServiceSearch', () => {
     expect(screen.getByText('No services match your search criteria')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Show all services' }));
     expect(box).toHaveValue('');
+    // The button is gone: focus is back in the search box, not lost to the page.
+    expect(box).toHaveFocus();
     expect(tileNames()).toHaveLength(9);
     expect(screen.queryByText('No services match your search criteria')).not.toBeInTheDocument();
   });

@@ -46,7 +46,11 @@ export function ServiceSearch({ services, tileHeadingLevel = 3 }: ServiceSearchP
           <p className="text-lg font-medium text-slate-800">No services match your search criteria</p>
           <button
             type="button"
-            onClick={() => setQuery('')}
+            onClick={() => {
+              setQuery('');
+              // The button goes away with the empty state: focus stays in the search, not on the page.
+              input.current?.focus();
+            }}
             className="mt-4 rounded-lg border border-brand-700 px-4 py-2 font-semibold text-brand-700 hover:bg-brand-50"
           >
             Show all services
