@@ -1,11 +1,11 @@
 import { Controller, Get, Inject, NotFoundException, Param, Req, Res, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import type { ApiError } from '@ppr/contracts';
+import { type ApiError, ticketStreamId } from '@ppr/contracts';
 import type { Request, Response } from 'express';
 import { CustomerGuard, requireCustomer, sessionStillHolds } from '../auth/principal';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
-import type { EventStore } from '../event-store/event-store.port';
+import { comparePositions, type EventStore, type Position } from '../event-store/event-store.port';
 import { EVENT_STORE } from '../event-store/event-store.tokens';
 import { GetTicketDetailQuery } from '../tickets/queries/customer-ticket.queries';
 import { parseTicketId, TICKET_NOT_FOUND } from '../tickets/ticket-id';
@@ -34,7 +34,7 @@ export class CustomerTicketFeedController {
     if (!ticket || ticket.userId !== customer.id) {
       throw new NotFoundException({ message: TICKET_NOT_FOUND } satisfies ApiError);
     }
-    const from = await screenStartPosition(this.store, request);
+    const from = await this.startOf(ticketId, request);
     // Checked and counted in one synchronous step (OpenStreams.open): parallel opens cannot pass the limit.
     const stream = this.streams.open({ kind: 'customer', id: customer.id });
     try {
@@ -51,5 +51,15 @@ export class CustomerTicketFeedController {
     } finally {
       stream.abort();
     }
+  }
+
+  /**
+   * Where the feed starts (screenStartPosition), but never before the ticket's first event: nothing older
+   * concerns it, and `from=0` would have the server read the whole store for one ticket, on every stream.
+   */
+  private async startOf(ticketId: number, request: Request): Promise<Position> {
+    const [from, events] = await Promise.all([screenStartPosition(this.store, request), this.store.readStream(ticketStreamId(ticketId))]);
+    const created = events[0]?.position;
+    return created && comparePositions(from, created) < 0 ? created : from;
   }
 }

@@ -126,6 +126,18 @@ describe('GET /api/customer/tickets/:id/events', () => {
     expect(second.events).toHaveLength(1);
   });
 
+  it('never starts before the ticket’s own first event, even asked for ?from=0 (no read of the whole store)', async () => {
+    const owner = await ownerWithTicket();
+    await admin.patch(`/api/admin/tickets/${owner.ticketId}/notes`).send({ notes: 'Called back' }).expect(200);
+    const connection = new SseConnection(`${base}/api/customer/tickets/${owner.ticketId}/events?from=0`, { cookie: owner.cookie });
+    await connection.waitFor(() => connection.events.length >= 1, 30_000, 'the notes');
+    await connection.waitFor(() => connection.comments > 0, 30_000, 'a heartbeat');
+    connection.close();
+    // The ticket's creation is its first event: the feed starts right after it.
+    const events = connection.events.map((message) => integrationEventSchema.parse(JSON.parse(message.data)));
+    expect(events.map((event) => event.type)).toEqual(['ticket.notes_updated']);
+  });
+
   it('ends at its next heartbeat when the customer logs out, and streams nothing more', async () => {
     const owner = await ownerWithTicket();
     const connection = feed(owner.ticketId, owner.cookie);
