@@ -2,6 +2,18 @@ import { z } from 'zod';
 import { contactFormSchema, messages } from './forms';
 
 /**
+ * The most distinct valid addresses one campaign may have. At the spec's 50 every 15 minutes that is about two
+ * days of sending; a longer list is split into several campaigns.
+ */
+export const MARKETING_MAX_RECIPIENTS = 10_000;
+/** The most words (addresses, repeats and entries that are no address) a list may hold after splitting. */
+export const MARKETING_MAX_LIST_WORDS = 100_000;
+/** No email address is longer (RFC 5321): a longer word means the list is not a list of addresses. */
+export const MARKETING_MAX_WORD_LENGTH = 254;
+/** The entries that are no address are reported up to this many (the first distinct ones); `invalidCount` counts all. */
+export const MARKETING_MAX_REPORTED_INVALID = 100;
+
+/**
  * Contact messages, marketing campaigns and subscriptions (SPEC sections 5, 8 and 9): request bodies, queries,
  * answers and their messages. Wording the spec gives is the spec's; the rest is ours.
  */
@@ -14,6 +26,11 @@ export const marketingMessages = {
   noValidEmails: messages.noValidEmails,
   campaignRunning: 'A marketing campaign is already being sent. Wait until it has finished.',
   campaignStarted: 'The campaign is being sent in the background; follow its progress in the campaign status.',
+  noCampaignRunning: 'No marketing campaign is being sent',
+  campaignCancelled: 'The campaign was cancelled: the recipients not yet sent to will not receive it.',
+  tooManyRecipients: `A campaign may have at most ${MARKETING_MAX_RECIPIENTS} recipients. Split the list into smaller campaigns.`,
+  tooManyListWords: `The email list may hold at most ${MARKETING_MAX_LIST_WORDS} entries (addresses and other words) after splitting.`,
+  listWordTooLong: `Each entry of the email list must be at most ${MARKETING_MAX_WORD_LENGTH} characters: no email address is longer.`,
   testEmailSent: 'Test email sent',
   smtpOk: 'The mail server accepted the connection and the test message',
   smtpNotConfigured: 'No SMTP server is configured (SMTP_URL): the test message was recorded in the mail log, not sent',
@@ -117,8 +134,10 @@ export const marketingSendResponseSchema = z.object({
   campaignId: z.number().int().positive(),
   /** Distinct valid recipients. */
   total: z.number().int().min(0),
-  /** Entries that are not email addresses (not sent to). */
+  /** Entries that are not email addresses (not sent to): the first MARKETING_MAX_REPORTED_INVALID distinct ones. */
   invalidEmails: z.array(z.string()),
+  /** How many entries are not email addresses, repeats included (invalidEmails may show fewer). */
+  invalidCount: z.number().int().min(0),
   /** Entries left out as repeats of an earlier address (case-insensitive). */
   duplicates: z.number().int().min(0),
   /** Embedded base64 images were removed (content over 500 KB): "Large images removed". */
@@ -145,15 +164,28 @@ export const campaignStatusSchema = z.object({
   /** Unsubscribed when their turn came. */
   skipped: z.number().int().min(0),
   pending: z.number().int().min(0),
+  /** Not sent to because an admin cancelled the campaign (it is then 'completed'). */
+  cancelled: z.number().int().min(0),
   batchSize: z.number().int().min(0),
   batchesSent: z.number().int().min(0),
+  /** As in the answer to POST /api/admin/marketing-email: at most MARKETING_MAX_REPORTED_INVALID of them. */
   invalidEmails: z.array(z.string()),
+  invalidCount: z.number().int().min(0),
   imagesRemoved: z.boolean(),
   startedAt: z.string().nullable(),
   nextBatchAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
 });
 export type CampaignStatus = z.infer<typeof campaignStatusSchema>;
+
+/** POST /api/admin/email-campaign/cancel: the running campaign stops; the batches in flight still finish. */
+export const campaignCancelResponseSchema = z.object({
+  message: z.string(),
+  campaignId: z.number().int().positive(),
+  /** Recipients who will not receive it. */
+  cancelled: z.number().int().min(0),
+});
+export type CampaignCancelResponse = z.infer<typeof campaignCancelResponseSchema>;
 
 const singleAddress = z
   .string({ error: messages.validEmail })

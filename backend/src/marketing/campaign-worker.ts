@@ -111,6 +111,8 @@ export class CampaignWorker implements OnApplicationBootstrap, BeforeApplication
     const record = async (sending: Promise<campaigns.RecipientResult[]>): Promise<void> => {
       const results = await sending;
       await recording;
+      // Cancelled before it was handed to the transport: nothing was sent, nothing to record.
+      if (results.length === 0) return;
       const numbered = { ...campaign, batchesSent };
       batchesSent += 1;
       recording = track(campaigns.recordBatch(this.db.pool, numbered, results).then((state) => this.logBatch(numbered, results, state)));
@@ -152,8 +154,15 @@ export class CampaignWorker implements OnApplicationBootstrap, BeforeApplication
     campaign: campaigns.RunningCampaign,
     batch: { recipients: campaigns.PendingRecipient[]; links: Map<string, UnsubscribeLinks> },
   ): Promise<campaigns.RecipientResult[]> {
+    // The batch was looked up while the one before was being sent: an admin may have cancelled it since.
+    const pending = await campaigns.stillPending(
+      this.db.pool,
+      campaign.id,
+      batch.recipients.map((recipient) => recipient.position),
+    );
+    const recipients = batch.recipients.filter((recipient) => pending.has(recipient.position));
     const subscribed: { recipient: campaigns.PendingRecipient; link: UnsubscribeLinks }[] = [];
-    for (const recipient of batch.recipients) {
+    for (const recipient of recipients) {
       const link = batch.links.get(recipient.email.toLowerCase());
       if (link?.subscribed) subscribed.push({ recipient, link });
     }
@@ -177,7 +186,7 @@ export class CampaignWorker implements OnApplicationBootstrap, BeforeApplication
         results.set(recipient.position, { position: recipient.position, ...(await this.resultOf(outcomes[index]!)) });
       }),
     );
-    return batch.recipients.map(
+    return recipients.map(
       (recipient) =>
         results.get(recipient.position) ?? { position: recipient.position, state: 'skipped', error: null, mailMessageId: null },
     );

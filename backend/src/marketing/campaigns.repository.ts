@@ -1,7 +1,8 @@
-import type { CampaignStatus } from '@ppr/contracts';
+import { type CampaignStatus, MARKETING_MAX_REPORTED_INVALID } from '@ppr/contracts';
 import type { Pool, PoolClient } from 'pg';
 
-export type RecipientState = 'pending' | 'sent' | 'failed' | 'skipped';
+/** 'cancelled': still pending when an admin cancelled the campaign. */
+export type RecipientState = 'pending' | 'sent' | 'failed' | 'skipped' | 'cancelled';
 
 export interface NewCampaign {
   readonly subject: string;
@@ -12,7 +13,9 @@ export interface NewCampaign {
   readonly batchSize: number;
   readonly pauseMs: number;
   readonly recipients: readonly string[];
+  /** The first entries that are no address (already capped), and how many there were in all. */
   readonly invalid: readonly string[];
+  readonly invalidCount: number;
   readonly createdBy: string;
 }
 
@@ -35,7 +38,7 @@ export interface PendingRecipient {
 
 export interface RecipientResult {
   readonly position: number;
-  readonly state: Exclude<RecipientState, 'pending'>;
+  readonly state: Exclude<RecipientState, 'pending' | 'cancelled'>;
   readonly error: string | null;
   readonly mailMessageId: number | null;
 }
@@ -59,9 +62,11 @@ async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promis
  * Stores a campaign and its recipients (in list order) in one transaction, unless one is still running: then
  * null. The transaction lock makes two simultaneous requests see each other.
  */
+const CAMPAIGN_XACT_LOCK = `SELECT pg_advisory_xact_lock(hashtextextended('marketing-campaign:' || current_schema(), 0))`;
+
 export async function insertCampaign(pool: Pool, campaign: NewCampaign): Promise<number | null> {
   return inTransaction(pool, async (client) => {
-    await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('marketing-campaign:' || current_schema(), 0))`);
+    await client.query(CAMPAIGN_XACT_LOCK);
     const running = await client.query(`SELECT 1 FROM marketing_campaigns WHERE state = 'running' LIMIT 1`);
     if (running.rowCount) return null;
     const { rows } = await client.query<{ id: number }>(
@@ -77,7 +82,7 @@ export async function insertCampaign(pool: Pool, campaign: NewCampaign): Promise
         campaign.batchSize,
         campaign.pauseMs,
         campaign.recipients.length,
-        JSON.stringify(campaign.invalid),
+        JSON.stringify({ emails: campaign.invalid, count: campaign.invalidCount }),
         campaign.createdBy,
       ],
     );
@@ -88,6 +93,27 @@ export async function insertCampaign(pool: Pool, campaign: NewCampaign): Promise
       [id, campaign.recipients],
     );
     return id;
+  });
+}
+
+/**
+ * Cancels the running campaign, if there is one: its pending recipients become 'cancelled' and it is completed,
+ * so a new one can start. A batch the worker has in flight still finishes, and `recordBatch` records its real
+ * outcomes over 'cancelled'; the worker finds nobody pending after it.
+ */
+export async function cancelRunningCampaign(pool: Pool, by: string): Promise<{ id: number; cancelled: number } | null> {
+  return inTransaction(pool, async (client) => {
+    await client.query(CAMPAIGN_XACT_LOCK);
+    const { rows } = await client.query<{ id: number }>(
+      `UPDATE marketing_campaigns SET state = 'completed', finished_at = now() WHERE state = 'running' RETURNING id`,
+    );
+    const id = rows[0]?.id;
+    if (id === undefined) return null;
+    const cancelled = await client.query(
+      `UPDATE marketing_recipients SET state = 'cancelled', error = $2, updated_at = now() WHERE campaign_id = $1 AND state = 'pending'`,
+      [id, `Cancelled by ${by}`.slice(0, 2000)],
+    );
+    return { id, cancelled: cancelled.rowCount ?? 0 };
   });
 }
 
@@ -129,6 +155,15 @@ export async function pendingRecipients(pool: Pool, campaignId: number, limit: n
   return rows;
 }
 
+/** Which of these recipients are still pending (the others were cancelled since the batch was looked up). */
+export async function stillPending(pool: Pool, campaignId: number, positions: readonly number[]): Promise<Set<number>> {
+  const { rows } = await pool.query<{ position: number }>(
+    `SELECT position FROM marketing_recipients WHERE campaign_id = $1 AND position = ANY($2::int[]) AND state = 'pending'`,
+    [campaignId, positions],
+  );
+  return new Set(rows.map((row) => row.position));
+}
+
 /**
  * Records a batch's outcomes, counts the batch and schedules the next one after the pause; with nobody left
  * pending the campaign is completed. One statement (so one transaction): a crash leaves the batch pending as a
@@ -145,7 +180,7 @@ export async function recordBatch(
        UPDATE marketing_recipients AS r
        SET state = u.state, error = u.error, mail_message_id = u.mail_id, batch = $2, updated_at = now()
        FROM unnest($3::int[], $4::text[], $5::text[], $6::bigint[]) AS u(position, state, error, mail_id)
-       WHERE r.campaign_id = $1 AND r.position = u.position AND r.state = 'pending'
+       WHERE r.campaign_id = $1 AND r.position = u.position AND r.state IN ('pending', 'cancelled')
        RETURNING r.position
      ), progress AS (
        SELECT CASE WHEN EXISTS (
@@ -180,6 +215,18 @@ export async function completeCampaign(pool: Pool, campaignId: number): Promise<
   ]);
 }
 
+/**
+ * `invalid_emails` holds `{"emails": [...], "count": n}`: the first MARKETING_MAX_REPORTED_INVALID distinct
+ * entries that are no address, and how many there were. Campaigns stored before held the whole list as an array:
+ * only its first entries leave the database, so a huge old list never makes the polled status huge.
+ */
+const INVALID_EMAILS = `CASE WHEN jsonb_typeof(c.invalid_emails) = 'array'
+  THEN (SELECT coalesce(jsonb_agg(e.value ORDER BY e.n), '[]'::jsonb)
+        FROM jsonb_array_elements(c.invalid_emails) WITH ORDINALITY AS e(value, n) WHERE e.n <= ${MARKETING_MAX_REPORTED_INVALID})
+  ELSE coalesce(c.invalid_emails -> 'emails', '[]'::jsonb) END`;
+const INVALID_COUNT = `CASE WHEN jsonb_typeof(c.invalid_emails) = 'array' THEN jsonb_array_length(c.invalid_emails)
+  ELSE coalesce((c.invalid_emails ->> 'count')::int, 0) END`;
+
 /** The newest campaign's progress, or the idle answer when there has never been one. */
 export async function latestCampaignStatus(pool: Pool): Promise<CampaignStatus> {
   const { rows } = await pool.query<{
@@ -190,6 +237,7 @@ export async function latestCampaignStatus(pool: Pool): Promise<CampaignStatus> 
     batch_size: number;
     batches_sent: number;
     invalid_emails: string[];
+    invalid_count: number;
     images_removed: boolean;
     created_at: Date;
     next_batch_at: Date;
@@ -198,13 +246,15 @@ export async function latestCampaignStatus(pool: Pool): Promise<CampaignStatus> 
     failed: number;
     skipped: number;
     pending: number;
+    cancelled: number;
   }>(
-    `SELECT c.id, c.state, c.subject, c.total, c.batch_size, c.batches_sent, c.invalid_emails, c.images_removed,
-            c.created_at, c.next_batch_at, c.finished_at,
+    `SELECT c.id, c.state, c.subject, c.total, c.batch_size, c.batches_sent, c.images_removed,
+            ${INVALID_EMAILS} AS invalid_emails, ${INVALID_COUNT} AS invalid_count, c.created_at, c.next_batch_at, c.finished_at,
             count(*) FILTER (WHERE r.state = 'sent')::int AS sent,
             count(*) FILTER (WHERE r.state = 'failed')::int AS failed,
             count(*) FILTER (WHERE r.state = 'skipped')::int AS skipped,
-            count(*) FILTER (WHERE r.state = 'pending')::int AS pending
+            count(*) FILTER (WHERE r.state = 'pending')::int AS pending,
+            count(*) FILTER (WHERE r.state = 'cancelled')::int AS cancelled
      FROM marketing_campaigns c LEFT JOIN marketing_recipients r ON r.campaign_id = c.id
      WHERE c.id = (SELECT max(id) FROM marketing_campaigns)
      GROUP BY c.id`,
@@ -220,9 +270,11 @@ export async function latestCampaignStatus(pool: Pool): Promise<CampaignStatus> 
       failed: 0,
       skipped: 0,
       pending: 0,
+      cancelled: 0,
       batchSize: 0,
       batchesSent: 0,
       invalidEmails: [],
+      invalidCount: 0,
       imagesRemoved: false,
       startedAt: null,
       nextBatchAt: null,
@@ -238,9 +290,11 @@ export async function latestCampaignStatus(pool: Pool): Promise<CampaignStatus> 
     failed: row.failed,
     skipped: row.skipped,
     pending: row.pending,
+    cancelled: row.cancelled,
     batchSize: row.batch_size,
     batchesSent: row.batches_sent,
     invalidEmails: row.invalid_emails,
+    invalidCount: row.invalid_count,
     imagesRemoved: row.images_removed,
     startedAt: row.created_at.toISOString(),
     nextBatchAt: row.state === 'running' ? row.next_batch_at.toISOString() : null,

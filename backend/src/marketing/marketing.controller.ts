@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import {
+  type CampaignCancelResponse,
   type CampaignStatus,
   type MarketingSend,
   type MarketingSendResponse,
@@ -32,6 +33,13 @@ export class MarketingController {
   @Get('email-campaign-status')
   status(): Promise<CampaignStatus> {
     return this.marketing.status();
+  }
+
+  /** The running campaign stops (409 when none is running); a new one may start at once. */
+  @Post('email-campaign/cancel')
+  @HttpCode(200)
+  cancel(@Req() request: Request): Promise<CampaignCancelResponse> {
+    return this.marketing.cancelCampaign(requireAdmin(request).username);
   }
 
   @Post('test-marketing-email')

@@ -1,4 +1,11 @@
-import { type CampaignStatus, marketingMessages, MARKETING_MAX_CONTENT_BYTES } from '@ppr/contracts';
+import {
+  type CampaignStatus,
+  marketingMessages,
+  MARKETING_MAX_CONTENT_BYTES,
+  MARKETING_MAX_LIST_WORDS,
+  MARKETING_MAX_RECIPIENTS,
+  MARKETING_MAX_REPORTED_INVALID,
+} from '@ppr/contracts';
 import request from 'supertest';
 import { firstAdmin } from '../../test/admin-helpers';
 import { type Agent, browser } from '../../test/customer-helpers';
@@ -49,6 +56,7 @@ describe('marketing endpoints', () => {
     const calls: [string, string, object?][] = [
       ['post', '/api/admin/marketing-email', { subject: 'S', content: 'C', emails: ['a@example.com'] }],
       ['get', '/api/admin/email-campaign-status'],
+      ['post', '/api/admin/email-campaign/cancel'],
       ['post', '/api/admin/test-marketing-email', { subject: 'S', content: 'C', testEmail: 'a@example.com' }],
       ['post', '/api/admin/test-smtp', { testEmail: 'a@example.com' }],
       ['get', '/api/admin/email-subscriptions'],
@@ -108,6 +116,26 @@ describe('marketing endpoints', () => {
     const response = await admin.post('/api/admin/marketing-email').send(body).expect(400);
     expect(response.body.errors).toEqual([{ path, message }]);
     expect(await campaignCount()).toBe(0);
+  });
+
+  it('refuses a list too long for one campaign, or holding a word no address can be, with a 400 naming the limit, storing nothing', async () => {
+    const addresses = Array.from({ length: MARKETING_MAX_RECIPIENTS + 1 }, (_, i) => `r${i}@example.com`);
+    const cases: [string[], string][] = [
+      [addresses, marketingMessages.tooManyRecipients],
+      [['a@example.com', 'x '.repeat(MARKETING_MAX_LIST_WORDS)], marketingMessages.tooManyListWords],
+      [
+        ['a@example.com', ...Array.from({ length: 10 }, () => 'x'.repeat(250_000))],
+        `${marketingMessages.listWordTooLong} One is 250000 characters long: "${'x'.repeat(40)}..."`,
+      ],
+    ];
+    for (const [emails, message] of cases) {
+      const response = await admin.post('/api/admin/marketing-email').send({ subject: 'S', content: '<p>C</p>', emails }).expect(400);
+      expect(response.body).toEqual({ message, errors: [{ path: 'emails', message }] });
+    }
+    expect(marketingMessages.tooManyRecipients).toContain(String(MARKETING_MAX_RECIPIENTS));
+    expect(await campaignCount()).toBe(0);
+    const { rows } = await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM marketing_recipients');
+    expect(rows[0]!.n).toBe(0);
   });
 
   it('removes embedded images over 500 KB and says so; over 200 KB it sends batches of 20', async () => {
@@ -171,6 +199,74 @@ describe('marketing endpoints', () => {
       const to = smtp.inbox.filter((m) => m.parsed.subject === 'Mixed').flatMap((m) => m.envelopeTo);
       expect(to.sort()).toEqual(['ok1@example.com', 'ok2@example.com']);
       expect(smtp.inbox.some((m) => m.parsed.subject === 'Again')).toBe(false);
+    } finally {
+      release();
+      smtp.gate = null;
+    }
+  });
+
+  it('reports at most the first distinct entries that are no address, with their count, also for a campaign stored before', async () => {
+    const junk = Array.from({ length: 3 * MARKETING_MAX_REPORTED_INVALID }, (_, i) => `junk${i % (2 * MARKETING_MAX_REPORTED_INVALID)}`);
+    const first = Array.from({ length: MARKETING_MAX_REPORTED_INVALID }, (_, i) => `junk${i}`);
+    const response = await admin
+      .post('/api/admin/marketing-email')
+      .send({ subject: 'Junk', content: '<p>Hi</p>', emails: ['one@example.com', junk.join(' ')] })
+      .expect(202);
+    expect(response.body).toMatchObject({ total: 1, invalidEmails: first, invalidCount: junk.length });
+    expect(await finished()).toMatchObject({
+      campaignId: response.body.campaignId,
+      sent: 1,
+      invalidEmails: first,
+      invalidCount: junk.length,
+    });
+    // A campaign stored with the whole list (before the cap): only the first entries are answered.
+    await t.db.pool.query('UPDATE marketing_campaigns SET invalid_emails = $2 WHERE id = $1', [
+      response.body.campaignId,
+      JSON.stringify(junk),
+    ]);
+    const status: CampaignStatus = (await admin.get('/api/admin/email-campaign-status').expect(200)).body;
+    expect(status).toMatchObject({ invalidEmails: junk.slice(0, MARKETING_MAX_REPORTED_INVALID), invalidCount: junk.length });
+  });
+
+  it('cancels the running campaign: nobody still pending gets it, the batches in flight are recorded, a new one may start', async () => {
+    const none = await admin.post('/api/admin/email-campaign/cancel').expect(409);
+    expect(none.body).toEqual({ message: marketingMessages.noCampaignRunning });
+    let release!: () => void;
+    smtp.gate = new Promise((resolve) => (release = resolve));
+    try {
+      const emails = Array.from({ length: 130 }, (_, i) => `cancel${i}@example.com`);
+      const started = await admin
+        .post('/api/admin/marketing-email')
+        .send({ subject: 'Cancelled offer', content: '<p>Hi</p>', emails })
+        .expect(202);
+      const cancelled = await admin.post('/api/admin/email-campaign/cancel').expect(200);
+      expect(cancelled.body).toEqual({
+        message: marketingMessages.campaignCancelled,
+        campaignId: started.body.campaignId,
+        cancelled: expect.any(Number),
+      });
+      // At most two batches of 50 are in flight: at least 30 recipients were still pending.
+      expect(cancelled.body.cancelled).toBeGreaterThanOrEqual(30);
+      await admin.post('/api/admin/email-campaign/cancel').expect(409);
+      const next = await admin
+        .post('/api/admin/marketing-email')
+        .send({ subject: 'After cancel', content: '<p>Hi</p>', emails: ['after@example.com'] })
+        .expect(202);
+      release();
+      smtp.gate = null;
+      const done = await finished();
+      expect(done).toMatchObject({ campaignId: next.body.campaignId, sent: 1, cancelled: 0 });
+      const { rows } = await t.db.pool.query<{ state: string; n: number }>(
+        'SELECT state, count(*)::int AS n FROM marketing_recipients WHERE campaign_id = $1 GROUP BY state ORDER BY state',
+        [started.body.campaignId],
+      );
+      const counts = Object.fromEntries(rows.map((row) => [row.state, row.n]));
+      expect(counts.pending).toBeUndefined();
+      expect((counts.sent ?? 0) + (counts.cancelled ?? 0)).toBe(130);
+      expect(counts.cancelled).toBeLessThanOrEqual(cancelled.body.cancelled);
+      const delivered = smtp.inbox.filter((m) => m.parsed.subject === 'Cancelled offer').flatMap((m) => m.envelopeTo);
+      expect(delivered).toHaveLength(counts.sent ?? 0);
+      expect(delivered.length).toBeLessThanOrEqual(100);
     } finally {
       release();
       smtp.gate = null;

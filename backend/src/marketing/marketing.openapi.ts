@@ -1,7 +1,12 @@
 import {
   adminMessages,
+  campaignCancelResponseSchema,
   campaignStatusSchema,
   marketingMessages,
+  MARKETING_MAX_LIST_WORDS,
+  MARKETING_MAX_RECIPIENTS,
+  MARKETING_MAX_REPORTED_INVALID,
+  MARKETING_MAX_WORD_LENGTH,
   marketingSendResponseSchema,
   marketingSendSchema,
   testMarketingEmailResponseSchema,
@@ -20,6 +25,7 @@ export const marketingOpenApi = defineOpenApiFragment({
   responses: {
     MarketingSendResponse: marketingSendResponseSchema,
     CampaignStatus: campaignStatusSchema,
+    CampaignCancelResponse: campaignCancelResponseSchema,
     TestMarketingEmailResponse: testMarketingEmailResponseSchema,
   },
   operations: [
@@ -30,7 +36,10 @@ export const marketingOpenApi = defineOpenApiFragment({
       summary: 'Start a marketing campaign (sent in the background, in batches)',
       description:
         'The list entries are split on whitespace, commas and semicolons and deduplicated; entries that are not addresses are ' +
-        'reported in invalidEmails. Over 500 KB embedded base64 images are removed (imagesRemoved, "Large images removed"); over ' +
+        `reported in invalidEmails (the first ${MARKETING_MAX_REPORTED_INVALID} distinct ones; invalidCount counts all). At most ` +
+        `${MARKETING_MAX_RECIPIENTS} distinct recipients and ${MARKETING_MAX_LIST_WORDS} words after splitting, none over ` +
+        `${MARKETING_MAX_WORD_LENGTH} characters, else a 400 naming the limit. ` +
+        'Over 500 KB embedded base64 images are removed (imagesRemoved, "Large images removed"); over ' +
         '200 KB batches are of 20, else 50, MARKETING_BATCH_PAUSE_MS apart. Unsubscribed addresses are skipped when their batch ' +
         'is sent. Answers 202 at once: the counts are in GET /api/admin/email-campaign-status (a departure from the legacy ' +
         'synchronous success/failed counts).',
@@ -38,7 +47,7 @@ export const marketingOpenApi = defineOpenApiFragment({
       body: 'MarketingSend',
       responses: {
         202: { description: marketingMessages.campaignStarted, schema: 'MarketingSendResponse' },
-        400: badRequestOr(marketingMessages.noValidEmails),
+        400: badRequestOr(marketingMessages.noValidEmails, marketingMessages.tooManyRecipients, marketingMessages.tooManyListWords),
         401: NOT_LOGGED_IN,
         409: error(marketingMessages.campaignRunning),
         413: TOO_LARGE,
@@ -51,6 +60,21 @@ export const marketingOpenApi = defineOpenApiFragment({
       summary: "The newest campaign's progress (total, sent, failed, skipped, state)",
       session: true,
       responses: { 200: { description: "'idle' with zeros before the first campaign", schema: 'CampaignStatus' }, 401: NOT_LOGGED_IN },
+    },
+    {
+      method: 'post',
+      path: '/api/admin/email-campaign/cancel',
+      tag: 'Admin',
+      summary: 'Cancel the running campaign',
+      description:
+        'The recipients still pending are not sent to (counted as cancelled in the campaign status); a batch already ' +
+        'handed to the mail server finishes and is recorded. The campaign is then completed, so a new one can start.',
+      session: true,
+      responses: {
+        200: { description: marketingMessages.campaignCancelled, schema: 'CampaignCancelResponse' },
+        401: NOT_LOGGED_IN,
+        409: error(marketingMessages.noCampaignRunning),
+      },
     },
     {
       method: 'post',

@@ -12,6 +12,7 @@ import {
 import {
   type ApiError,
   BUSINESS_PROFILE,
+  type CampaignCancelResponse,
   type CampaignStatus,
   marketingMessages,
   type MarketingSend,
@@ -28,7 +29,15 @@ import { MailService } from '../mail/mail.service';
 import { UnsubscribeService } from '../unsubscribe/unsubscribe.service';
 import { CampaignWorker } from './campaign-worker';
 import * as campaigns from './campaigns.repository';
-import { ContentTooLargeError, personalize, type PreparedContent, prepareContent, splitRecipients } from './content';
+import {
+  ContentTooLargeError,
+  personalize,
+  type PreparedContent,
+  prepareContent,
+  type RecipientList,
+  RecipientListError,
+  splitRecipients,
+} from './content';
 
 /** SPEC section 8: "Email content too large", over 2 MB. */
 export function contentTooLarge(): PayloadTooLargeException {
@@ -40,6 +49,18 @@ function prepare(content: string): PreparedContent {
     return prepareContent(content);
   } catch (error) {
     if (error instanceof ContentTooLargeError) throw contentTooLarge();
+    throw error;
+  }
+}
+
+/** The list, or a 400 when it is refused as a whole (too many recipients or words, a word no address can be). */
+function recipients(emails: readonly string[]): RecipientList {
+  try {
+    return splitRecipients(emails);
+  } catch (error) {
+    if (error instanceof RecipientListError) {
+      throw new BadRequestException({ message: error.message, errors: [{ path: 'emails', message: error.message }] } satisfies ApiError);
+    }
     throw error;
   }
 }
@@ -64,7 +85,7 @@ export class MarketingService {
   /** Checks and stores the campaign; the worker sends it. Refused input stores nothing. */
   async startCampaign(body: MarketingSend, admin: string): Promise<MarketingSendResponse> {
     const content = prepare(body.content);
-    const list = splitRecipients(body.emails);
+    const list = recipients(body.emails);
     if (list.valid.length === 0) {
       const errors = [{ path: 'emails', message: marketingMessages.noValidEmails }];
       throw new BadRequestException({
@@ -85,6 +106,7 @@ export class MarketingService {
       pauseMs,
       recipients: list.valid,
       invalid: list.invalid,
+      invalidCount: list.invalidCount,
       createdBy: admin,
     });
     if (id === null) throw new ConflictException({ message: marketingMessages.campaignRunning } satisfies ApiError);
@@ -100,6 +122,7 @@ export class MarketingService {
       campaignId: id,
       total: list.valid.length,
       invalidEmails: list.invalid,
+      invalidCount: list.invalidCount,
       duplicates: list.duplicates,
       imagesRemoved: content.imagesRemoved,
       contentBytes: content.bytes,
@@ -108,6 +131,14 @@ export class MarketingService {
       success: 0,
       failed: 0,
     };
+  }
+
+  /** Stops the running campaign: nobody still pending receives it (the batches in flight finish). */
+  async cancelCampaign(admin: string): Promise<CampaignCancelResponse> {
+    const result = await campaigns.cancelRunningCampaign(this.db.pool, admin);
+    if (!result) throw new ConflictException({ message: marketingMessages.noCampaignRunning } satisfies ApiError);
+    this.logger.log(`Campaign ${result.id} cancelled by ${admin}: ${result.cancelled} recipients not sent to`);
+    return { message: marketingMessages.campaignCancelled, campaignId: result.id, cancelled: result.cancelled };
   }
 
   status(): Promise<CampaignStatus> {
