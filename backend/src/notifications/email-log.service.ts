@@ -103,7 +103,21 @@ export class EmailLogService {
   }
 
   /** Sends an entry's content again as a new attempt (a new Message-ID); the server's refusal is a 502. */
+  /**
+   * Resends one logged email now. Resends of the same entry that arrive while one is under way (a double
+   * click, two tabs) share its outcome: one email, not one per click.
+   */
   async resend(id: string): Promise<EmailResendResult> {
+    const running = this.resending.get(id);
+    if (running) return running;
+    const attempt = this.resendOnce(id).finally(() => this.resending.delete(id));
+    this.resending.set(id, attempt);
+    return attempt;
+  }
+
+  private readonly resending = new Map<string, Promise<EmailResendResult>>();
+
+  private async resendOnce(id: string): Promise<EmailResendResult> {
     const row = UUID.test(id) ? await this.row(id) : null;
     if (!row || row.ticket_id === null) throw new NotFoundException({ message: emailMessages.notificationNotFound } satisfies ApiError);
     const original = await this.jobs.byKey(row.idempotency_key);

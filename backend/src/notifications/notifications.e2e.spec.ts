@@ -177,6 +177,19 @@ describe('ticket emails from the notification saga, over a real SMTP server', ()
     expect(to(smtp, email)).toHaveLength(1);
     const log = emailNotificationListSchema.parse((await admin.get(`/api/admin/tickets/${ticketId}/email-notifications`).expect(200)).body);
     expect(log.map((e) => e.success).sort()).toEqual([false, false, false, true]);
+
+    // A double click (five at once): one email, and every click answered with it.
+    const clicks = await Promise.all(
+      Array.from({ length: 5 }, () => admin.post(`/api/admin/email-notifications/${failures[1]!.id}/resend`)),
+    );
+    expect(clicks.map((click) => click.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(new Set(clicks.map((click) => click.body.notification.id)).size).toBe(1);
+    await waitFor(() => to(smtp, email)[1]);
+    const after = emailNotificationListSchema.parse(
+      (await admin.get(`/api/admin/tickets/${ticketId}/email-notifications`).expect(200)).body,
+    );
+    expect(after.map((e) => e.success).sort()).toEqual([false, false, false, true, true]);
+    expect(to(smtp, email)).toHaveLength(2);
   });
 
   it('retries a refused send with backoff and delivers it once the server accepts', async () => {
