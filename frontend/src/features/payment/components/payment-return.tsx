@@ -11,6 +11,8 @@ import { clearPendingTicket, pendingTicketId } from '../pending-ticket';
 
 type ReturnState = { kind: 'processing' } | { kind: 'done'; ticketId: number } | { kind: 'failed'; message: string };
 
+/** SPEC section 8. */
+const TICKET_UNREADABLE = 'Could not retrieve ticket information.';
 const GENERIC_FAILURE = 'There was a problem processing your request. Please try again or contact our support team for assistance.';
 
 function ticketIdOf(raw: string | null): number | null {
@@ -47,7 +49,10 @@ export function PaymentReturn() {
       if (paymentIntentId || zeroCost) {
         await updateTicketPayment({ ticketId, ...(paymentIntentId ? { paymentIntentId } : {}), ...(zeroCost ? { isZeroCost: true } : {}) });
       } else {
-        const ticket = await getTicketSummary(ticketId);
+        // With a ticket id only, nothing is updated: the ticket is read (SPEC section 4), and a failed read says so.
+        const ticket = await getTicketSummary(ticketId).catch(() => {
+          throw new Error(TICKET_UNREADABLE);
+        });
         if (ticket.paymentStatus !== 'completed') throw new Error(GENERIC_FAILURE);
       }
       clearPendingTicket();
