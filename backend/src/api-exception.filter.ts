@@ -46,6 +46,8 @@ function messageOf(body: unknown, fallback: string): ApiError {
   return { message: fallback };
 }
 
+export const MALFORMED_PATH_MESSAGE = 'The request path is not valid: it contains a malformed %-escape';
+
 /** Every error leaves the API as `{ message, errors? }`, never as a stack trace. */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
@@ -54,6 +56,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
     if (response.headersSent) return;
+    // Express's router could not decode a path parameter (`/api/unsubscribe/one-click/%`): its words are not the API's.
+    if (exception instanceof Error && /^Failed to decode param /.test(exception.message)) {
+      response.status(HttpStatus.BAD_REQUEST).json({ message: MALFORMED_PATH_MESSAGE } satisfies ApiError);
+      return;
+    }
 
     if (exception instanceof HttpException) {
       const status = exception.getStatus();

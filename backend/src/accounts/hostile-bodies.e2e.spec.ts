@@ -1,5 +1,6 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { apiErrorSchema } from '@ppr/contracts';
+import { MALFORMED_PATH_MESSAGE } from '../api-exception.filter';
 import request from 'supertest';
 import { browser, count, lastEmail, newCustomer, tokenIn, VERIFY_LINK, verifiedCustomer, type Agent } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
@@ -370,6 +371,13 @@ describe('malformed and hostile bodies', () => {
       expect(response.body).toEqual({ message: NUL_MESSAGE });
     }
     await agent.get('/api/customer/tickets?page=1').expect(200);
+  });
+
+  it('answers a malformed %-escape in a path parameter with the API’s 400, not the router’s words', async () => {
+    for (const path of ['/api/unsubscribe/one-click/%', '/api/unsubscribe/one-click/%E0%A4%A']) {
+      const response = await refused(() => raw().post(path), 400);
+      expect(response.body).toEqual({ message: MALFORMED_PATH_MESSAGE });
+    }
   });
 
   it('the one-click unsubscribe URL ignores any body and never breaks', async () => {

@@ -148,11 +148,13 @@ export function createSpaMiddleware(distDir: string): SpaMiddleware | null {
       next();
       return;
     }
+    const raw = new URL(req.originalUrl ?? req.url ?? '/', 'http://localhost').pathname;
     let pathname: string;
     try {
-      pathname = decodeURIComponent(new URL(req.originalUrl ?? req.url ?? '/', 'http://localhost').pathname);
+      pathname = decodeURIComponent(raw);
     } catch {
-      pathname = '/\0';
+      // A malformed %-escape: under /api it is the API's to answer (in JSON), else no page.
+      pathname = isApiPath(raw) ? raw : '/\0';
     }
     if (isApiPath(pathname)) {
       next();

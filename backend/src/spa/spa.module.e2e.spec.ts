@@ -114,6 +114,13 @@ describe('SpaModule', () => {
     const res = await request(app.getHttpServer()).get('/api/nothing-here').expect(404);
     expect(res.text).not.toContain('404 Page Not Found');
     expect(res.headers['content-type']).toContain('application/json');
+    // A malformed %-escape under /api is the API's 404 too, not the site's page; elsewhere the page.
+    for (const path of ['/api/%FF', '/API/ticket/%ZZ', '/api/ticket/%E0%A4%A']) {
+      const malformed = await request(app.getHttpServer()).get(path).expect(404);
+      expect({ path, type: malformed.headers['content-type'] }).toEqual({ path, type: expect.stringContaining('application/json') });
+    }
+    const page = await request(app.getHttpServer()).get('/services/%FF').expect(404);
+    expect(page.text).toContain('404 Page Not Found');
   });
 
   it('answers HEAD without a body and passes other methods on', async () => {
