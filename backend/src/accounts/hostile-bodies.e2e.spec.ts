@@ -5,6 +5,7 @@ import request from 'supertest';
 import { browser, count, lastEmail, newCustomer, tokenIn, VERIFY_LINK, verifiedCustomer, type Agent } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { INVALID_UTF8_BODY, UNREADABLE_COMPRESSED_BODY } from '../common/json-body';
+import { JSON_OBJECT_REQUIRED } from '../common/zod-validation.pipe';
 import { UnsubscribeService } from '../unsubscribe/unsubscribe.service';
 
 /** The body guard's answers (auth/body-guard.ts), as a client reads them. */
@@ -155,8 +156,10 @@ describe('malformed and hostile bodies', () => {
     });
 
     it('refuses bodies that are not objects', async () => {
-      for (const body of ['[]', '[{"a":1}]', '"text"', '42', 'true']) {
-        await refused(() => json(path, body), 400);
+      for (const body of ['[]', '[{"a":1}]', '"text"', '42', 'true', 'null', ' "padded" ']) {
+        const response = await refused(() => json(path, body), 400);
+        // Valid JSON of the wrong shape: said so, not 'not valid JSON'.
+        if (endpoint) expect({ body, message: response.body.message }).toEqual({ body, message: JSON_OBJECT_REQUIRED });
       }
     });
 

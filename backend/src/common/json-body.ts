@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { HttpException, HttpStatus } from '@nestjs/common';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import { JSON_OBJECT_REQUIRED } from './zod-validation.pipe';
 
 interface BodyParserError {
   type?: string;
@@ -8,6 +9,19 @@ interface BodyParserError {
   expose?: boolean;
   /** zlib's code when a compressed body cannot be inflated (Z_DATA_ERROR, Z_BUF_ERROR, ERR__ERROR_FORMAT_...). */
   code?: string;
+  /** The body's text, on a parse failure. */
+  body?: unknown;
+}
+
+/** JSON, but not an object or array (`null`, `"text"`, `123`), which the strict parser refuses unread. */
+function isJsonScalar(text: unknown): boolean {
+  if (typeof text !== 'string') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export const INVALID_UTF8_BODY = 'The request body is not valid UTF-8 text';
@@ -40,6 +54,10 @@ export const bodyParserErrors: ErrorRequestHandler = (error: BodyParserError, re
   // Already translated (a parser mounted earlier, such as the payment webhook's, has its own translator).
   if (error instanceof HttpException) {
     next(error);
+    return;
+  }
+  if (error?.type === 'entity.parse.failed' && isJsonScalar(error.body)) {
+    next(new HttpException({ message: JSON_OBJECT_REQUIRED }, HttpStatus.BAD_REQUEST));
     return;
   }
   const known = error?.type ? MESSAGES[error.type] : undefined;
