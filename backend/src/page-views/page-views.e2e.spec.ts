@@ -99,6 +99,11 @@ describe('page views', () => {
       const response = await browser(site.app).post('/api/page-views').send(body).expect(400);
       expect(typeof response.body.message).toBe('string');
     }
+    const long = await browser(site.app)
+      .post('/api/page-views')
+      .send({ path: `/${'a'.repeat(3000)}` })
+      .expect(400);
+    expect(long.body.message).toBe('A path must be at most 2000 characters');
     await request(site.app.getHttpServer()).post('/api/page-views').send({ path: '/services' }).expect(403);
     await browser(site.app).post('/api/page-views').set('Origin', 'https://evil.example').send({ path: '/services' }).expect(403);
     expect(await counts()).toEqual(before);

@@ -10,6 +10,7 @@ export const DEFAULT_RANGE_DAYS = 30;
 
 export const pageViewMessages = {
   pathRequired: 'A path starting with / is required',
+  pathTooLong: 'A path must be at most 2000 characters',
   invalidDate: 'Dates are written YYYY-MM-DD',
   rangeOrder: '"from" must not be after "to"',
   rangeTooLong: `A range is at most ${MAX_RANGE_DAYS} days`,
@@ -20,7 +21,7 @@ export const pageViewRequestSchema = z.strictObject({
   path: z
     .string({ error: pageViewMessages.pathRequired })
     .min(1, pageViewMessages.pathRequired)
-    .max(2000, pageViewMessages.pathRequired)
+    .max(2000, { error: pageViewMessages.pathTooLong, abort: true })
     .startsWith('/', pageViewMessages.pathRequired),
 });
 export type PageViewRequest = z.infer<typeof pageViewRequestSchema>;
