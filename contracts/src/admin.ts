@@ -74,7 +74,8 @@ export const ADMIN_TICKETS_MAX_PAGE = 1_000_000;
 export const ADMIN_SEARCH_MAX_LENGTH = 100;
 
 /** A whole number in a query string, within bounds, each with its message. */
-function queryInteger(label: string, min: number, max: number) {
+/** A whole number in a query string: decimal digits only (no `0x10`, `1e1` or blanks), within [min, max]. */
+export function queryInteger(label: string, min: number, max: number) {
   return z
     .string({ error: `${label} must be a whole number` })
     .regex(/^[0-9]{1,9}$/, `${label} must be a whole number`)

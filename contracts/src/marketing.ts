@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInteger } from './admin';
 import { contactFormSchema, messages } from './forms';
 
 /**
@@ -69,19 +70,8 @@ export const contactMessageSchema = z.object({
 });
 export type ContactMessage = z.infer<typeof contactMessageSchema>;
 
-const pageParam = z.coerce
-  .number({ error: 'page must be a whole number' })
-  .int('page must be a whole number')
-  .min(1, 'page must be at least 1')
-  .max(1_000_000, 'page must be at most 1000000')
-  .default(1);
-const limitParam = (fallback: number) =>
-  z.coerce
-    .number({ error: 'limit must be a whole number' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(100, 'limit must be at most 100')
-    .default(fallback);
+const pageParam = queryInteger('page', 1, 1_000_000).default(1);
+const limitParam = (fallback: number) => queryInteger('limit', 1, 100).default(fallback);
 
 /** GET /api/admin/contact-messages: newest first. */
 export const contactMessageListQuerySchema = z.strictObject({ page: pageParam, limit: limitParam(20) });

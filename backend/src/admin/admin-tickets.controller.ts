@@ -26,7 +26,7 @@ import { ZodBodyPipe } from '../common/zod-validation.pipe';
 import { AdminTicketsService, TICKET_NOT_FOUND } from './admin-tickets.service';
 import { AdminGuard, requireAdmin } from './admin.guard';
 import { OptionalBodyPipe } from './optional-body.pipe';
-import { ZodQueryPipe } from './zod-query.pipe';
+import { ZodQueryPipe } from '../common/zod-query.pipe';
 
 /** A ticket id from a path: anything that is not a ticket number is the same 404 as an unknown ticket. */
 function ticketId(raw: string): number {

@@ -28,7 +28,7 @@ import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
 import { AdminGuard } from './admin.guard';
 import * as engineers from './engineers.repository';
-import { ZodQueryPipe } from './zod-query.pipe';
+import { ZodQueryPipe } from '../common/zod-query.pipe';
 
 /** An engineer id in a path: the same rule as ticket ids (positive, 32-bit); anything else is not found. */
 function engineerId(raw: string): number {

@@ -12,6 +12,7 @@ import type { Request } from 'express';
 import { AdminGuard } from '../admin/admin.guard';
 import { clientAddressKey, PublicFormLimits } from '../auth/public-form-limit';
 import { RateLimiter } from '../auth/rate-limiter';
+import { ZodQueryPipe } from '../common/zod-query.pipe';
 import { ZodBodyPipe } from '../common/zod-validation.pipe';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
@@ -41,7 +42,7 @@ export class ContactController {
 
   @Get('admin/contact-messages')
   @UseGuards(AdminGuard)
-  async list(@Query(new ZodBodyPipe(contactMessageListQuerySchema)) query: ContactMessageListQuery): Promise<ContactMessageList> {
+  async list(@Query(new ZodQueryPipe(contactMessageListQuerySchema)) query: ContactMessageListQuery): Promise<ContactMessageList> {
     const { messages, total } = await this.contact.list(query.page, query.limit);
     return { messages, total, page: query.page, limit: query.limit };
   }

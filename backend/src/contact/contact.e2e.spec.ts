@@ -123,5 +123,15 @@ describe('contact messages', () => {
     });
     const bad = await agent.get('/api/admin/contact-messages?limit=0').expect(400);
     expect(bad.body.message).toBe('limit must be at least 1');
+    // Decimal digits only, as the ticket list reads them; an unknown parameter is named as one.
+    for (const [query, message] of [
+      ['limit=0x10', 'limit must be a whole number'],
+      ['limit=1e1', 'limit must be a whole number'],
+      ['page=%20', 'page must be a whole number'],
+      ['pages=2', 'Unknown query parameter "pages"'],
+    ] as const) {
+      const refused = await agent.get(`/api/admin/contact-messages?${query}`).expect(400);
+      expect({ query, message: refused.body.message }).toEqual({ query, message });
+    }
   });
 });

@@ -11,6 +11,7 @@ import {
   updateEmailSubscriptionSchema,
 } from '@ppr/contracts';
 import { AdminGuard } from '../admin/admin.guard';
+import { ZodQueryPipe } from '../common/zod-query.pipe';
 import { ZodBodyPipe } from '../common/zod-validation.pipe';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
@@ -38,7 +39,7 @@ export class SubscriptionsAdminController {
   constructor(@Inject(DATABASE) private readonly db: Database) {}
 
   @Get()
-  async list(@Query(new ZodBodyPipe(emailSubscriptionListQuerySchema)) query: EmailSubscriptionListQuery): Promise<EmailSubscriptionList> {
+  async list(@Query(new ZodQueryPipe(emailSubscriptionListQuerySchema)) query: EmailSubscriptionListQuery): Promise<EmailSubscriptionList> {
     const { rows, total } = await subscriptions.listSubscriptions(this.db.pool, {
       ...(query.subscribed === undefined ? {} : { subscribed: query.subscribed === 'true' }),
       page: query.page,

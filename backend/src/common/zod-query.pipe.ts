@@ -1,7 +1,7 @@
 import { BadRequestException, type PipeTransform } from '@nestjs/common';
 import type { ApiError } from '@ppr/contracts';
 import type { z } from 'zod';
-import { toFieldErrors } from '../common/zod-validation.pipe';
+import { toFieldErrors } from './zod-validation.pipe';
 
 /**
  * Validates a query string with a contracts schema: the parsed value, or a 400 in the API's error shape
