@@ -167,7 +167,8 @@ export const createIntegrationKeySchema = z.strictObject({
       error: `Scopes must be a list among: ${INTEGRATION_SCOPES.join(', ')}`,
     })
     .min(1, 'At least one scope is required')
-    .max(INTEGRATION_SCOPES.length)
+    // Repeats are merged (a scope listed twice is one scope); the bound only keeps the list small.
+    .max(20, 'At most 20 scopes may be listed')
     .transform((scopes) => [...new Set(scopes)]),
 });
 export type CreateIntegrationKey = z.infer<typeof createIntegrationKeySchema>;
@@ -196,7 +197,8 @@ const webhookUrl = z.string().trim().max(2000, 'The URL must be at most 2000 cha
 const eventTypes = z
   .array(z.enum(INTEGRATION_EVENT_TYPES, { error: `Event types must be among: ${INTEGRATION_EVENT_TYPES.join(', ')}` }))
   .min(1, 'At least one event type is required')
-  .max(INTEGRATION_EVENT_TYPES.length)
+  // Repeats are merged; the bound only keeps the list small.
+  .max(50, 'At most 50 event types may be listed')
   .transform((types) => [...new Set(types)]);
 
 export const createWebhookSchema = z.strictObject({

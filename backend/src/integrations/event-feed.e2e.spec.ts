@@ -256,6 +256,13 @@ describe('admin keys and the admin feed', () => {
       const refused = await admin.post('/api/admin/integration-keys').send({ name: 'Zapier', scopes }).expect(400);
       expect(refused.body.errors).toEqual([{ path: 'scopes', message: 'Scopes must be a list among: events, events:personal' }]);
     }
+    // A scope listed twice is one scope.
+    const repeated = await admin
+      .post('/api/admin/integration-keys')
+      .send({ name: 'Repeats', scopes: ['events', 'events:personal', 'events'] })
+      .expect(201);
+    const keys = (await admin.get('/api/admin/integration-keys').expect(200)).body as { id: number; scopes: string[] }[];
+    expect(keys.find((key) => key.id === repeated.body.id)?.scopes.sort()).toEqual(['events', 'events:personal']);
     await admin.delete('/api/admin/integration-keys/99999').expect(404);
     await admin.delete('/api/admin/integration-keys/abc').expect(404);
   });
