@@ -8,7 +8,9 @@ import {
 import { CommandBus } from '@nestjs/cqrs';
 import request from 'supertest';
 import Stripe from 'stripe';
+import { verifiedCustomer } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
+import { eventually } from '../integrations/testing/webhook-receiver';
 import { encodeTicketGrants, TICKET_GRANTS_COOKIE, ticketGrantsKey } from '../auth/ticket-grants';
 import { ReadYourWrites } from '../projections/read-your-writes';
 import { HandleTicketCommand } from '../tickets/commands/handle-ticket.command';
@@ -348,6 +350,29 @@ describe('payments through the simulated gateway', () => {
       .send({ ticketData, paymentIntentId: setup.paymentIntentId })
       .expect(201);
     expect(await paymentStatusSeenBy(payer, created.body.id as number)).toBe('completed');
+  });
+
+  it("a customer who logs in between paying the pre-ticket fee and submitting still claims it (the login keeps the session's payments)", async () => {
+    const { customer } = await verifiedCustomer(t.app, t.db);
+    const payer = browser();
+    const setup = (await payer.post('/api/create-diagnostic-fee-payment').expect(200)).body;
+    await payer
+      .post('/api/payments/simulated/confirm')
+      .send({ clientSecret: setup.clientSecret, ...VISA })
+      .expect(200);
+    await payer.post('/api/customer/login').send({ email: customer.username, password: customer.password }).expect(200);
+
+    const created = await payer
+      .post('/api/support-request-with-payment')
+      .send({ ticketData: { ...ticketData, email: customer.email }, paymentIntentId: setup.paymentIntentId })
+      .expect(201);
+    const ticketId = created.body.id as number;
+    expect(await paymentStatusSeenBy(payer, ticketId)).toBe('completed');
+    // The ticket is the customer's: it is in their list.
+    await eventually(async () => {
+      const list = await payer.get('/api/customer/tickets').expect(200);
+      return (list.body as { id: number }[]).some((ticket) => ticket.id === ticketId) ? true : undefined;
+    }, "the ticket in the customer's list");
   });
 
   it('a canceled or resolved ticket takes no new payment (409), as its page offers none', async () => {
