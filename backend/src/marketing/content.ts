@@ -47,12 +47,45 @@ export function byteLength(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
-/** The tokenizer's callbacks, all doing nothing: each reader overrides the few it needs. */
+/**
+ * The tokenizer's callbacks, doing nothing but collect the value of the one attribute a reader watches on the
+ * current tag (`watchedAttribute`), entities decoded, for `onattributevalue`; each reader overrides the few
+ * callbacks it needs.
+ */
 abstract class TokenReader implements TokenizerCallbacks {
-  onattribdata(_start: number, _endIndex: number): void {}
-  onattribentity(_codepoint: number): void {}
-  onattribend(_quote: QuoteType, _endIndex: number): void {}
-  onattribname(_start: number, _endIndex: number): void {}
+  /** The HTML being read: the callbacks get positions in it. */
+  protected html = '';
+  private watching = false;
+  private value: string[] = [];
+
+  /** The attribute of the current tag whose value `onattributevalue` receives, in lower case ('' for none). */
+  protected watchedAttribute(): string {
+    return '';
+  }
+
+  /** The watched attribute's value, when it ends. */
+  protected onattributevalue(_value: string): void {}
+
+  onattribname(start: number, endIndex: number): void {
+    const watched = this.watchedAttribute();
+    this.watching = watched !== '' && this.html.slice(start, endIndex).toLowerCase() === watched;
+    this.value = [];
+  }
+
+  onattribdata(start: number, endIndex: number): void {
+    if (this.watching) this.value.push(this.html.slice(start, endIndex));
+  }
+
+  onattribentity(codepoint: number): void {
+    if (this.watching) this.value.push(String.fromCodePoint(codepoint));
+  }
+
+  onattribend(_quote: QuoteType, _endIndex: number): void {
+    if (this.watching) this.onattributevalue(this.value.join(''));
+    this.watching = false;
+    this.value = [];
+  }
+
   oncdata(_start: number, _endIndex: number, _endOffset: number): void {}
   onclosetag(_start: number, _endIndex: number): void {}
   oncomment(_start: number, _endIndex: number, _endOffset: number): void {}
@@ -70,6 +103,7 @@ abstract class TokenReader implements TokenizerCallbacks {
    * grows with the square of the nesting depth), so the time is linear in the length of the input.
    */
   protected read(html: string): void {
+    this.html = html;
     const tokenizer = new Tokenizer({ decodeEntities: true }, this);
     tokenizer.write(html);
     tokenizer.end();
@@ -94,15 +128,11 @@ function isBase64Image(value: string): boolean {
 class Base64ImageFinder extends TokenReader {
   /** [start, end) of each such tag in the HTML. */
   readonly ranges: [number, number][] = [];
-  private html = '';
   private tagStart = -1;
   private isImg = false;
-  private attribute = '';
-  private value: string[] = [];
   private imageSource = false;
 
   find(html: string): [number, number][] {
-    this.html = html;
     this.read(html);
     return this.ranges;
   }
@@ -113,23 +143,12 @@ class Base64ImageFinder extends TokenReader {
     this.imageSource = false;
   }
 
-  override onattribname(start: number, endIndex: number): void {
-    this.attribute = this.isImg ? this.html.slice(start, endIndex).toLowerCase() : '';
-    this.value = [];
+  protected override watchedAttribute(): string {
+    return this.isImg ? 'src' : '';
   }
 
-  override onattribdata(start: number, endIndex: number): void {
-    if (this.attribute === 'src') this.value.push(this.html.slice(start, endIndex));
-  }
-
-  override onattribentity(codepoint: number): void {
-    if (this.attribute === 'src') this.value.push(String.fromCodePoint(codepoint));
-  }
-
-  override onattribend(): void {
-    if (this.attribute === 'src' && isBase64Image(this.value.join(''))) this.imageSource = true;
-    this.attribute = '';
-    this.value = [];
+  protected override onattributevalue(value: string): void {
+    if (isBase64Image(value)) this.imageSource = true;
   }
 
   override onopentagend(endIndex: number): void {
@@ -239,19 +258,15 @@ const BLOCKS = new Set(['p', 'div', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 't
 
 /** Reads the HTML once and writes the text part (see `htmlToText`). */
 class TextWriter extends TokenReader {
-  private html = '';
   private readonly out: string[] = [];
   /** The elements whose content is left out that we are inside: script, style or head, and one inside head. */
   private readonly hidden: string[] = [];
   private tag = '';
-  private attribute = '';
-  private value: string[] = [];
   private href: string | null = null;
   /** The open link: its target and where its label starts in `out`. */
   private link: { href: string; label: number } | null = null;
 
   write(html: string): string {
-    this.html = html;
     this.read(html);
     this.endLink();
     return tidy(this.out.join(''));
@@ -288,23 +303,12 @@ class TextWriter extends TokenReader {
     this.href = null;
   }
 
-  override onattribname(start: number, endIndex: number): void {
-    this.attribute = this.tag === 'a' ? this.html.slice(start, endIndex).toLowerCase() : '';
-    this.value = [];
+  protected override watchedAttribute(): string {
+    return this.tag === 'a' ? 'href' : '';
   }
 
-  override onattribdata(start: number, endIndex: number): void {
-    if (this.attribute === 'href') this.value.push(this.html.slice(start, endIndex));
-  }
-
-  override onattribentity(codepoint: number): void {
-    if (this.attribute === 'href') this.value.push(String.fromCodePoint(codepoint));
-  }
-
-  override onattribend(): void {
-    if (this.attribute === 'href' && this.href === null) this.href = this.value.join('');
-    this.attribute = '';
-    this.value = [];
+  protected override onattributevalue(value: string): void {
+    if (this.href === null) this.href = value;
   }
 
   override onopentagend(): void {
