@@ -9,8 +9,8 @@ import { CommandBus } from '@nestjs/cqrs';
 import request from 'supertest';
 import Stripe from 'stripe';
 import { verifiedCustomer } from '../../test/customer-helpers';
+import { waitFor } from '../../test/smtp-server';
 import { createTestApp, type TestApp } from '../../test/test-app';
-import { eventually } from '../integrations/testing/webhook-receiver';
 import { encodeTicketGrants, TICKET_GRANTS_COOKIE, ticketGrantsKey } from '../auth/ticket-grants';
 import { ReadYourWrites } from '../projections/read-your-writes';
 import { HandleTicketCommand } from '../tickets/commands/handle-ticket.command';
@@ -369,10 +369,10 @@ describe('payments through the simulated gateway', () => {
     const ticketId = created.body.id as number;
     expect(await paymentStatusSeenBy(payer, ticketId)).toBe('completed');
     // The ticket is the customer's: it is in their list.
-    await eventually(async () => {
+    await waitFor(async () => {
       const list = await payer.get('/api/customer/tickets').expect(200);
       return (list.body as { id: number }[]).some((ticket) => ticket.id === ticketId) ? true : undefined;
-    }, "the ticket in the customer's list");
+    });
   });
 
   it('a canceled or resolved ticket takes no new payment (409), as its page offers none', async () => {
