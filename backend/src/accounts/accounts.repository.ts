@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { isUniqueViolation } from '../common/pg-errors';
 
 /** A row of `users` as the application reads it. */
 export interface UserRow {
@@ -24,11 +25,6 @@ export interface NewUser {
 
 /** The unique index that keeps one verified account per address (migration 20261122100500). */
 const VERIFIED_EMAIL_INDEX = 'users_verified_email_key';
-
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const pgError = error as { code?: unknown; constraint?: unknown } | null;
-  return typeof pgError === 'object' && pgError !== null && pgError.code === '23505' && pgError.constraint === constraint;
-}
 
 /**
  * Plain query helpers over `users`; each is one statement on the pool. An address may be carried by several

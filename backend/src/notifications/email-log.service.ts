@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BadGatewayException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { BadGatewayException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import {
   type ApiError,
   type EmailNotification,
@@ -8,6 +8,7 @@ import {
   NOTIFICATION_TYPES,
   type NotificationType,
 } from '@ppr/contracts';
+import { isUniqueViolation } from '../common/pg-errors';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
@@ -36,6 +37,8 @@ const COLUMNS =
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A resend is the admin's own attempt; the worker takes it over only if this process stops before it ends. */
 const RESEND_TAKEOVER_MS = 10 * 60 * 1000;
+/** The unique index that lets one resend of an email be pending at a time (migration 20261201000000). */
+const ONE_RESEND_INDEX = 'notification_jobs_one_resend';
 
 function toNotification(row: Row): EmailNotification {
   return {
@@ -102,10 +105,11 @@ export class EmailLogService {
     return rows.map(toNotification);
   }
 
-  /** Sends an entry's content again as a new attempt (a new Message-ID); the server's refusal is a 502. */
   /**
-   * Resends one logged email now. Resends of the same entry that arrive while one is under way (a double
-   * click, two tabs) share its outcome: one email, not one per click.
+   * Sends an entry's content again now, as a new attempt (a new Message-ID); the server's refusal is a 502.
+   * Resends of the same entry that arrive in this process while one is under way (a double click, two tabs)
+   * share its outcome: one email, not one per click. A resend of the same email under way in another instance
+   * (its job still pending) makes this one a 409, and nothing is sent.
    */
   async resend(id: string): Promise<EmailResendResult> {
     const running = this.resending.get(id);
@@ -137,7 +141,14 @@ export class EmailLogService {
       attempts: 0,
       appendedAt: new Date(),
     };
-    await this.jobs.insert(this.db.pool, [job], new Date(Date.now() + RESEND_TAKEOVER_MS));
+    try {
+      await this.jobs.insert(this.db.pool, [job], new Date(Date.now() + RESEND_TAKEOVER_MS));
+    } catch (error) {
+      if (isUniqueViolation(error, ONE_RESEND_INDEX)) {
+        throw new ConflictException({ message: emailMessages.resendUnderWay } satisfies ApiError);
+      }
+      throw error;
+    }
     // One attempt: the admin sees the answer now and decides whether to try again.
     const result = await this.sender.attempt(job, { maxAttempts: 1, baseDelayMs: 0 });
     if (result.position) await this.readYourWrites.waitFor(['email-log'], result.position);

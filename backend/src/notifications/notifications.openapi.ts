@@ -64,6 +64,7 @@ export const notificationsOpenApi = defineOpenApiFragment({
         200: { description: `"${emailMessages.resent}" and the new entry`, schema: 'EmailResendResult' },
         401: NOT_LOGGED_IN,
         404: error(`"${emailMessages.notificationNotFound}" (also for an id that is not a uuid)`),
+        409: error(`"${emailMessages.resendUnderWay}" (a resend of the same email is under way in another instance)`),
         502: error(`The mail server refused or could not be reached: "${emailMessages.refused}: {its answer}"`),
       },
     },

@@ -1,0 +1,86 @@
+import { emailMessages, emailNotificationListSchema } from '@ppr/contracts';
+import { created, firstAdmin, loginAdmin, seed, seedTickets } from '../../test/admin-helpers';
+import type { Agent } from '../../test/customer-helpers';
+import { startTestSmtp, type TestSmtpServer, waitFor } from '../../test/smtp-server';
+import { openTestApp, sharedTestDatabase, type TestApp } from '../../test/test-app';
+
+/**
+ * An admin's resend reaching two instances of the app at once (a double click behind a load balancer, two tabs
+ * on two instances): one email. Two instances on one embedded database cannot exist (one process owns it), so
+ * this is PostgreSQL's case.
+ */
+const onPostgres = process.env.DATABASE_URL ? describe : describe.skip;
+
+onPostgres('resending one email from two instances at once', () => {
+  let database: Awaited<ReturnType<typeof sharedTestDatabase>>;
+  let smtp: TestSmtpServer;
+  let a: TestApp;
+  let b: TestApp;
+  let adminA: Agent;
+  let adminB: Agent;
+
+  beforeAll(async () => {
+    database = await sharedTestDatabase('resend');
+    smtp = await startTestSmtp();
+    const env = { ...database.env, MAIL_FROM: 'Potomac PC Repair <support@potomacpc.example>', SMTP_URL: smtp.url };
+    a = await openTestApp(env);
+    b = await openTestApp(env);
+    const first = await firstAdmin(a.app);
+    adminA = first.agent;
+    adminB = await loginAdmin(b.app, first.admin);
+  });
+  /** Opens the mail server's gate (also when a test fails while it is shut, so that the apps can close). */
+  let open: () => void = () => undefined;
+  afterAll(async () => {
+    open();
+    smtp.gate = null;
+    await a?.close();
+    await b?.close();
+    await smtp?.close();
+    await database?.drop();
+  });
+
+  const inboxOf = (address: string) => smtp.inbox.filter((mail) => mail.envelopeTo.includes(address));
+
+  it('sends it once: the second instance answers 409 while the first is sending, and may resend it afterwards', async () => {
+    const email = `resend.${Date.now().toString(36)}@example.com`;
+    const [ticketId] = await seedTickets(a, [[seed('TicketCreated', created({ email }), new Date())]]);
+    await waitFor(() => inboxOf(email)[0]);
+    const [entry] = await waitFor(async () => {
+      const log = emailNotificationListSchema.parse((await adminA.get(`/api/admin/tickets/${ticketId}/email-notifications`)).body);
+      return log.some((e) => e.success) ? log : undefined;
+    });
+
+    // The mail server holds the first instance's resend until the gate opens.
+    smtp.gate = new Promise<void>((resolve) => (open = resolve));
+    const fromA = adminA.post(`/api/admin/email-notifications/${entry!.id}/resend`).then((answer) => answer);
+    await waitFor(async () => {
+      const { rows } = await a.db.pool.query(
+        "SELECT 1 FROM notification_jobs WHERE to_address = $1 AND idempotency_key LIKE 'resend:%' AND status = 'pending'",
+        [email],
+      );
+      return rows.length === 1 ? true : undefined;
+    });
+
+    // Answered at once, not after the first instance's send: it sends nothing.
+    const fromB = await adminB.post(`/api/admin/email-notifications/${entry!.id}/resend`).timeout(5000).expect(409);
+    expect(fromB.body).toEqual({ message: emailMessages.resendUnderWay });
+
+    open();
+    smtp.gate = null;
+    const answer = await fromA;
+    expect(answer.status).toBe(200);
+    expect(answer.body.notification).toMatchObject({ ticketId, emailTo: email, success: true });
+    await waitFor(() => inboxOf(email)[1]);
+
+    // Once that resend is over, either instance may send the email again.
+    await adminB.post(`/api/admin/email-notifications/${entry!.id}/resend`).expect(200);
+    await waitFor(() => inboxOf(email)[2]);
+    expect(inboxOf(email)).toHaveLength(3);
+    const { rows } = await a.db.pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM notification_jobs WHERE to_address = $1 AND idempotency_key LIKE 'resend:%'",
+      [email],
+    );
+    expect(rows[0]!.n).toBe(2);
+  });
+});
