@@ -13,7 +13,8 @@ import { OwnServer } from './support/server';
 /**
  * Issue 15, the rest of "What it must show": what the admin does reaches the customer (status, Technician
  * Notes, the status-update email), the response clock's overdue filter, the resend of a failed email, and a
- * marketing campaign with an unsubscribed address and a working unsubscribe link.
+ * marketing campaign with an unsubscribed address and a working unsubscribe link, and a campaign cancelled while
+ * it waits between batches.
  *
  * This file runs its own server (e2e/serve.mjs, the real backend as the suite starts it) on a port of its own,
  * because it needs what the shared server must not have: an SMTP_URL pointing at an SMTP server this test
@@ -351,4 +352,55 @@ test('a campaign to a small list skips the address that unsubscribed through the
   // The subscription list agrees: the address that left is under the unsubscribed filter.
   await admin.getByLabel('Show', { exact: true }).selectOption('false');
   await expect(admin.getByRole('list', { name: 'Email subscriptions' }).getByRole('button', { name: `Subscribe ${leaver}` })).toBeVisible();
+});
+
+test('a running campaign is cancelled after confirmation: the recipients not yet sent to are counted as cancelled', async () => {
+  const subject = `${RUN} cancelled offer`;
+  const recipients = Array.from({ length: 60 }, (_, n) => `cancel${n}.${run}@example.com`);
+
+  await admin.getByRole('tab', { name: 'Marketing' }).click();
+  const compose = admin.getByRole('form', { name: 'Compose marketing email' });
+  await compose.getByLabel(/^Subject/).fill(subject);
+  await compose.getByLabel(/^Email content/).fill(`<p>${RUN} an offer nobody after the first batch gets.</p>`);
+  await compose.getByLabel(/^Email list/).fill(recipients.join(', '));
+  await compose.getByRole('button', { name: 'Send Campaign' }).click();
+  await expect(toast(admin, 'Campaign Started')).toBeVisible();
+
+  // The first batch of 50 goes out; the next waits MARKETING_BATCH_PAUSE_MS (15 minutes): the campaign is running.
+  const status = admin.getByRole('region', { name: 'Campaign Status' });
+  await expect(status.getByText(subject)).toBeVisible({ timeout: 20_000 });
+  await expect(status.getByRole('definition').nth(1)).toHaveText('50', { timeout: 30_000 });
+  await expect(status.getByRole('progressbar', { name: 'Sending…' })).toBeVisible();
+  const cancel = status.getByRole('button', { name: 'Cancel Campaign' });
+  await expectAccessibleAdminScreen(admin, 'marketing tab with a campaign that can be cancelled');
+
+  // Changing one's mind sends nothing and gives the focus back.
+  await cancel.focus();
+  await admin.keyboard.press('Enter');
+  const dialog = admin.getByRole('dialog', { name: 'Cancel Campaign' });
+  await expect(dialog).toBeVisible();
+  await expectAccessibleAdminScreen(admin, 'cancel campaign dialog');
+  await dialog.getByRole('button', { name: 'Keep Sending' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(cancel).toBeFocused();
+
+  await admin.keyboard.press('Enter');
+  const cancelled = admin.waitForResponse((response) => new URL(response.url()).pathname === '/api/admin/email-campaign/cancel');
+  await dialog.getByRole('button', { name: 'Cancel Campaign' }).click();
+  expect((await cancelled).status()).toBe(200);
+  await expect(toast(admin, 'Campaign Cancelled')).toBeVisible();
+  await expect(toast(admin, 'The campaign was cancelled: the recipients not yet sent to will not receive it.')).toBeVisible();
+
+  await expect(status.getByText('Campaign cancelled')).toBeVisible();
+  await expect(status.getByText('Cancelled: 10 recipients were not sent to.')).toBeVisible();
+  const results = status.getByRole('definition');
+  await expect(results.nth(0)).toHaveText('60');
+  await expect(results.nth(1)).toHaveText('50');
+  await expect(results.nth(2)).toHaveText('0');
+  // The button went away with the campaign: the focus is on the line that says how it ended.
+  await expect(cancel).toHaveCount(0);
+  await expect(status.getByText('Campaign cancelled')).toBeFocused();
+  await expectAccessibleAdminScreen(admin, 'marketing tab after a cancelled campaign');
+
+  expect(recipients.filter((address) => mailsTo(address, new RegExp(`^${subject}$`)) > 0)).toHaveLength(50);
 });

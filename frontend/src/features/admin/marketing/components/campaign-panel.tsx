@@ -1,8 +1,60 @@
 import type { CampaignStatus } from '@ppr/contracts';
+import { useEffect, useRef, useState } from 'react';
+import { ApiRequestError } from '../../../../lib/api-client';
 import { formatDateTime } from '../../../../lib/format-date';
+import { toast } from '../../../../lib/toast';
+import { AdminDialog } from '../../components/admin-dialog';
+import { adminButton } from '../../components/styles';
+import { serverMessageOr } from '../../lib/errors';
+import { useCancelCampaign } from '../api/cancel-campaign';
 
-/** Sending: a progress bar; done: the results panel (Total, Sent, Failed). Both come from the server's status. */
+/**
+ * Sending: a progress bar and a Cancel Campaign button; done: the results panel (Total, Sent, Failed). Both come
+ * from the server's status.
+ */
 export function CampaignPanel({ status }: { status: CampaignStatus }) {
+  const cancel = useCancelCampaign();
+  const [confirming, setConfirming] = useState(false);
+  // A fast double click reaches the handler twice before the pending state has rendered: one request only.
+  const inFlight = useRef(false);
+  const outcomeRef = useRef<HTMLParagraphElement>(null);
+  const running = status.state === 'running';
+
+  // The button goes away when the campaign stops, and its dialog's "give focus back" then finds nothing: the
+  // focus would drop to the page. It goes to the line that says how the campaign ended instead.
+  const before = useRef({ running, confirming });
+  useEffect(() => {
+    const was = before.current;
+    before.current = { running, confirming };
+    const buttonWentAway = was.running && !running;
+    const dialogClosed = was.confirming && !confirming;
+    const focusLost = document.activeElement === null || document.activeElement === document.body;
+    if ((buttonWentAway || dialogClosed) && !running && !confirming && focusLost) outcomeRef.current?.focus();
+  }, [running, confirming]);
+
+  const onConfirm = () => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    cancel.mutate(undefined, {
+      onSuccess: (answer) => {
+        toast({ title: 'Campaign Cancelled', description: answer.message });
+        setConfirming(false);
+      },
+      onError: (error) => {
+        toast({
+          title: 'Cancel Failed',
+          description: serverMessageOr(error, 'Failed to cancel the campaign. Please try again.'),
+          variant: 'destructive',
+        });
+        // 409: no campaign is running any more, so there is nothing left to confirm.
+        if (error instanceof ApiRequestError && error.status === 409) setConfirming(false);
+      },
+      onSettled: () => {
+        inFlight.current = false;
+      },
+    });
+  };
+
   if (status.state === 'idle' || status.campaignId === null) {
     return <p className="text-slate-700">No campaign has been sent yet.</p>;
   }
@@ -15,7 +67,7 @@ export function CampaignPanel({ status }: { status: CampaignStatus }) {
         {status.startedAt ? <span className="text-slate-700"> · started {formatDateTime(status.startedAt)}</span> : null}
         {status.finishedAt ? <span className="text-slate-700"> · finished {formatDateTime(status.finishedAt)}</span> : null}
       </p>
-      {status.state === 'running' ? (
+      {running ? (
         <div>
           <div className="flex justify-between text-sm text-slate-700">
             <span id="campaign-progress-label">Sending…</span>
@@ -32,9 +84,18 @@ export function CampaignPanel({ status }: { status: CampaignStatus }) {
             <div className="h-full bg-brand-700 transition-all" style={{ width: `${percent}%` }} />
           </div>
           {status.nextBatchAt ? <p className="mt-1 text-sm text-slate-700">Next batch at {formatDateTime(status.nextBatchAt)}</p> : null}
+          <button type="button" className={`${adminButton.secondary} mt-3`} disabled={cancel.isPending} onClick={() => setConfirming(true)}>
+            {cancel.isPending ? 'Cancelling...' : 'Cancel Campaign'}
+          </button>
         </div>
       ) : (
-        <p className="font-semibold text-green-800">Campaign complete</p>
+        <p
+          ref={outcomeRef}
+          tabIndex={-1}
+          className={`font-semibold outline-none ${status.cancelled > 0 ? 'text-amber-900' : 'text-green-800'}`}
+        >
+          {status.cancelled > 0 ? 'Campaign cancelled' : 'Campaign complete'}
+        </p>
       )}
       <dl aria-label="Campaign results" className="grid grid-cols-3 gap-3 text-center">
         {(
@@ -53,8 +114,30 @@ export function CampaignPanel({ status }: { status: CampaignStatus }) {
       {status.skipped > 0 ? (
         <p className="text-sm text-slate-700">{status.skipped} unsubscribed before their turn and were skipped.</p>
       ) : null}
+      {status.cancelled > 0 ? (
+        <p className="text-sm text-slate-700">
+          Cancelled: {status.cancelled} recipient{status.cancelled === 1 ? ' was' : 's were'} not sent to.
+        </p>
+      ) : null}
       {status.invalidEmails.length > 0 ? (
         <p className="text-sm text-slate-700">Not email addresses (not sent): {status.invalidEmails.join(', ')}</p>
+      ) : null}
+      {confirming ? (
+        <AdminDialog
+          open
+          onOpenChange={(open) => (open ? undefined : setConfirming(false))}
+          title="Cancel Campaign"
+          description={`"${status.subject ?? '(no subject)'}" goes to nobody else: the recipients not yet sent to will not receive it. A batch already being sent still finishes. This cannot be undone.`}
+        >
+          <div className="flex flex-wrap justify-end gap-2">
+            <button type="button" className={adminButton.secondary} onClick={() => setConfirming(false)}>
+              Keep Sending
+            </button>
+            <button type="button" className={adminButton.danger} disabled={cancel.isPending} onClick={onConfirm}>
+              {cancel.isPending ? 'Cancelling...' : 'Cancel Campaign'}
+            </button>
+          </div>
+        </AdminDialog>
       ) : null}
     </div>
   );

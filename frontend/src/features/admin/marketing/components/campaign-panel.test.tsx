@@ -1,0 +1,204 @@
+import { marketingMessages, type CampaignStatus } from '@ppr/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '../../../../components/layout/toaster';
+import { fetchCalls, json, mockFetch, type FetchMock } from '../../../../test/fetch-mock';
+import { renderWithApp } from '../../../../test/render';
+import { MarketingTab } from './marketing-tab';
+
+const STATUS_URL = '/api/admin/email-campaign-status';
+const CANCEL_URL = '/api/admin/email-campaign/cancel';
+
+const running: CampaignStatus = {
+  campaignId: 7,
+  state: 'running',
+  subject: 'Spring tune-up',
+  total: 120,
+  sent: 50,
+  failed: 0,
+  skipped: 0,
+  pending: 70,
+  cancelled: 0,
+  batchSize: 50,
+  batchesSent: 1,
+  invalidEmails: [],
+  invalidCount: 0,
+  imagesRemoved: false,
+  startedAt: '2026-03-02T10:00:00.000Z',
+  nextBatchAt: '2026-03-02T10:15:00.000Z',
+  finishedAt: null,
+};
+const cancelled: CampaignStatus = {
+  ...running,
+  state: 'completed',
+  pending: 0,
+  cancelled: 70,
+  nextBatchAt: null,
+  finishedAt: '2026-03-02T10:05:00.000Z',
+};
+const completed: CampaignStatus = {
+  ...running,
+  state: 'completed',
+  sent: 120,
+  pending: 0,
+  nextBatchAt: null,
+  finishedAt: cancelled.finishedAt,
+};
+const idle: CampaignStatus = {
+  ...running,
+  campaignId: null,
+  state: 'idle',
+  subject: null,
+  total: 0,
+  sent: 0,
+  pending: 0,
+  batchSize: 0,
+  batchesSent: 0,
+  startedAt: null,
+  nextBatchAt: null,
+};
+
+/**
+ * A fake server: the campaign status is whatever `server.status` holds when it is read; the cancel answers with
+ * `onCancel` (which may change the status, as the real one does).
+ */
+function fakeServer(initial: CampaignStatus, onCancel: () => Response | Promise<Response>) {
+  const server = { status: initial };
+  const fetchMock = mockFetch((url, init) => {
+    if (url === STATUS_URL) return json(200, server.status);
+    if (url === CANCEL_URL && init?.method === 'POST') return onCancel();
+    if (url.startsWith('/api/admin/email-subscriptions?')) return json(200, { subscriptions: [], total: 0, page: 1, limit: 100 });
+    return json(404, { message: `no route for ${url}` });
+  });
+  return Object.assign(server, { fetch: fetchMock });
+}
+
+const callsTo = (fetchMock: FetchMock, method: string, url: string) =>
+  fetchCalls(fetchMock).filter((call) => call.method === method && call.url === url);
+
+function renderTab() {
+  renderWithApp(
+    <>
+      <MarketingTab />
+      <Toaster />
+    </>,
+  );
+  return screen.getByRole('region', { name: 'Campaign Status' });
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+describe('CampaignPanel: Cancel Campaign', () => {
+  it('offers the button only while the campaign is running', async () => {
+    for (const [status, text] of [
+      [idle, 'No campaign has been sent yet.'],
+      [completed, 'Campaign complete'],
+      [running, 'Sending…'],
+    ] as const) {
+      fakeServer(status, () => json(500, {}));
+      const { unmount } = renderWithApp(<MarketingTab />);
+      const panel = screen.getByRole('region', { name: 'Campaign Status' });
+      expect(await within(panel).findByText(text)).toBeInTheDocument();
+      const button = within(panel).queryByRole('button', { name: 'Cancel Campaign' });
+      if (status.state === 'running') expect(button).toBeEnabled();
+      else expect(button).not.toBeInTheDocument();
+      unmount();
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('asks first; "Keep Sending" sends nothing and gives the focus back to the button', async () => {
+    const user = userEvent.setup();
+    const server = fakeServer(running, () => json(200, {}));
+    const panel = renderTab();
+    await user.click(await within(panel).findByRole('button', { name: 'Cancel Campaign' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel Campaign' });
+    expect(dialog).toHaveAccessibleDescription(/"Spring tune-up" goes to nobody else/);
+    await user.click(within(dialog).getByRole('button', { name: 'Keep Sending' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await waitFor(() => expect(within(panel).getByRole('button', { name: 'Cancel Campaign' })).toHaveFocus());
+    expect(callsTo(server.fetch, 'POST', CANCEL_URL)).toHaveLength(0);
+  });
+
+  it('on confirmation sends one request however often it is clicked, then shows the answer and the new status', async () => {
+    const user = userEvent.setup();
+    let answer: (response: Response) => void = () => undefined;
+    const server = fakeServer(
+      running,
+      () =>
+        new Promise<Response>((resolve) => {
+          answer = resolve;
+        }),
+    );
+    const panel = renderTab();
+    await user.click(await within(panel).findByRole('button', { name: 'Cancel Campaign' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel Campaign' });
+    const confirm = within(dialog).getByRole('button', { name: 'Cancel Campaign' });
+    // Two clicks in one task (before the pending state can render), then a double click once it has.
+    fireEvent.click(confirm);
+    fireEvent.click(confirm);
+    await user.dblClick(confirm);
+
+    // In flight: one request, and the button says so and takes no more clicks.
+    expect(await within(dialog).findByRole('button', { name: 'Cancelling...' })).toBeDisabled();
+    expect(callsTo(server.fetch, 'POST', CANCEL_URL)).toHaveLength(1);
+    expect(callsTo(server.fetch, 'POST', CANCEL_URL)[0]?.body).toBeUndefined();
+    const readsBefore = callsTo(server.fetch, 'GET', STATUS_URL).length;
+
+    server.status = cancelled;
+    answer(json(200, { message: marketingMessages.campaignCancelled, campaignId: 7, cancelled: 70 }));
+
+    expect(await screen.findByText('Campaign Cancelled')).toBeInTheDocument();
+    expect(screen.getByText(marketingMessages.campaignCancelled)).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    // The status was read again after the cancel, and the panel shows it.
+    expect(callsTo(server.fetch, 'GET', STATUS_URL).length).toBe(readsBefore + 1);
+    const calls = fetchCalls(server.fetch);
+    expect(calls.at(-1)).toMatchObject({ method: 'GET', url: STATUS_URL });
+    expect(within(panel).getByText('Campaign cancelled')).toBeInTheDocument();
+    expect(within(panel).getByText('Cancelled: 70 recipients were not sent to.')).toBeInTheDocument();
+    expect(within(panel).queryByRole('button', { name: /Cancel/ })).not.toBeInTheDocument();
+    expect(callsTo(server.fetch, 'POST', CANCEL_URL)).toHaveLength(1);
+    // The button went away: the focus is on the line that says how the campaign ended, not lost to the page.
+    await waitFor(() => expect(within(panel).getByText('Campaign cancelled')).toHaveFocus());
+  });
+
+  it('shows the 409 message when the campaign had already finished, and the status that says so', async () => {
+    const user = userEvent.setup();
+    const server = fakeServer(running, () => {
+      server.status = completed;
+      return json(409, { message: marketingMessages.noCampaignRunning });
+    });
+    const panel = renderTab();
+    await user.click(await within(panel).findByRole('button', { name: 'Cancel Campaign' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel Campaign' });
+    const readsBefore = callsTo(server.fetch, 'GET', STATUS_URL).length;
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel Campaign' }));
+
+    expect(await screen.findByText(marketingMessages.noCampaignRunning)).toBeInTheDocument();
+    expect(screen.getByText('Cancel Failed')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(callsTo(server.fetch, 'GET', STATUS_URL).length).toBe(readsBefore + 1);
+    expect(within(panel).getByText('Campaign complete')).toBeInTheDocument();
+    expect(within(panel).queryByText(/^Cancelled:/)).not.toBeInTheDocument();
+    expect(within(panel).queryByRole('button', { name: 'Cancel Campaign' })).not.toBeInTheDocument();
+    await waitFor(() => expect(within(panel).getByText('Campaign complete')).toHaveFocus());
+  });
+
+  it('keeps the dialog open after another failure, so the admin can try again', async () => {
+    const user = userEvent.setup();
+    const server = fakeServer(running, () => json(500, { message: 'Database unavailable' }));
+    const panel = renderTab();
+    await user.click(await within(panel).findByRole('button', { name: 'Cancel Campaign' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel Campaign' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel Campaign' }));
+    expect(await screen.findByText('Database unavailable')).toBeInTheDocument();
+    expect(await within(dialog).findByRole('button', { name: 'Cancel Campaign' })).toBeEnabled();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel Campaign' }));
+    await waitFor(() => expect(callsTo(server.fetch, 'POST', CANCEL_URL)).toHaveLength(2));
+  });
+});
