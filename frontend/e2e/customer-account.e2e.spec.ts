@@ -12,6 +12,7 @@ import {
   verifyThroughEmailedLink,
 } from './support/customer';
 import { emailedLink, useE2eDatabase } from './support/database';
+import { fillRequest, request } from './support/request-form';
 
 /**
  * Issue 14, the account area: login and registration, email verification through the emailed link, the
@@ -224,6 +225,31 @@ test.describe('with the emailed links', () => {
     await expect(countCard(page, 'Active Tickets')).toHaveText('2');
     await page.getByRole('link', { name: new RegExp(`-${second}$`) }).click();
     await expect(page.getByRole('link', { name: 'Proceed to Payment' })).toHaveAttribute('href', `/payment/${second}`);
+  });
+
+  test('logged in on the steps page: Back from the payment summary and the same request again is the same ticket', async ({ page }) => {
+    const customer = newCustomer('steps');
+    await registerThroughForm(page, customer);
+    await verifyThroughEmailedLink(page, database, customer.email);
+    await logIn(page, customer.email, customer.password);
+
+    // Logged in, the steps page starts at the request (no account step).
+    await page.goto('/support-request-steps');
+    await fillRequest(page, request(customer.email));
+    await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+    await expect(page.getByTestId('fee')).toHaveText('$49.00');
+    const first = await page.evaluate(() => sessionStorage.getItem('pendingTicketId'));
+    expect(first).toMatch(/^[1-9][0-9]*$/);
+
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await expect(page.getByLabel(/^Email/)).toHaveValue(customer.email);
+    await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+    await expect(page.getByTestId('fee')).toHaveText('$49.00');
+    expect(await page.evaluate(() => sessionStorage.getItem('pendingTicketId'))).toBe(first);
+    const { rows } = await database.pool!.query<{ n: number }>('SELECT count(*)::int AS n FROM tickets WHERE lower(email) = lower($1)', [
+      customer.email,
+    ]);
+    expect(rows[0]!.n).toBe(1);
   });
 
   test('a forgotten password is reset through the emailed link, and the new one logs in', async ({ page }) => {
