@@ -1,6 +1,9 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app';
+import { describeListening } from './bootstrap/listening-address';
 import { ConfigError, loadConfig } from './config/config';
 
 async function main(): Promise<void> {
@@ -18,8 +21,9 @@ async function main(): Promise<void> {
   }
   const app = await createApp(config);
   await app.listen(config.PORT, config.HOST);
-  const shownHost = config.HOST === '0.0.0.0' ? 'localhost' : config.HOST;
-  logger.log(`Listening on http://${shownHost}:${config.PORT}`);
+  // What the server bound (HOST, e.g. 0.0.0.0 for every interface), and a link to open it at.
+  const bound = (app.getHttpServer() as Server).address() as AddressInfo;
+  logger.log(`Listening on ${describeListening(config.HOST, bound)}`);
 }
 
 main().catch((error: unknown) => {

@@ -92,7 +92,9 @@ async function main(argv: readonly string[]): Promise<number> {
       }
       return status.projections.some((p) => p.state === 'failed') ? 1 : 0;
     }
-    write(`Replaying ${projections.map((p) => p.name).join(', ')} into fresh tables; the app keeps serving the current ones.`);
+    // Beside the live app only on a PostgreSQL server: the embedded database is this process's alone.
+    const serving = db.kind === 'postgres' ? '; the app keeps serving the current ones' : '';
+    write(`Replaying ${projections.map((p) => p.name).join(', ')} into fresh tables${serving}.`);
     const result = await replay({ pool: db.pool, source: store, projections, onProgress: progressPrinter() });
     write(
       `Replayed ${result.events} events in ${result.seconds.toFixed(1)} s (${Math.round(result.events / Math.max(result.seconds, 0.001)).toLocaleString('en-US')} events/s); the new tables are live.`,
