@@ -11,8 +11,8 @@ export const emailMessages = {
   resent: 'The email was sent again',
   /** Followed by the mail server's own answer. */
   refused: 'The email server refused the message',
-  /** Another resend of the same email is under way (another instance of the app is sending it). */
-  resendUnderWay: 'This email is already being sent again. Refresh the log in a moment to see the outcome.',
+  /** A resend of the same email is still pending (under way in another instance, or left by an app that stopped). */
+  resendUnderWay: 'This email is already being sent again; its outcome will appear in the log.',
 } as const;
 
 export const EMAIL_LOG_DEFAULT_LIMIT = 20;

@@ -14,7 +14,7 @@ import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
 import { ReadYourWrites } from '../projections/read-your-writes';
-import { jobMessageId, type NotificationJob, NotificationJobs } from './notification-jobs';
+import { jobMessageId, type NotificationJob, NotificationJobs, originalKeyOf, resendKey } from './notification-jobs';
 import { NotificationSender } from './notification-sender';
 import { NOTIFICATION_JOBS, NOTIFICATION_SENDER } from './notifications.tokens';
 
@@ -107,30 +107,34 @@ export class EmailLogService {
 
   /**
    * Sends an entry's content again now, as a new attempt (a new Message-ID); the server's refusal is a 502.
-   * Resends of the same entry that arrive in this process while one is under way (a double click, two tabs)
-   * share its outcome: one email, not one per click. A resend of the same email under way in another instance
-   * (its job still pending) makes this one a 409, and nothing is sent.
+   * Resends of the same email (of any of its entries) that arrive in this process while one is under way (a
+   * double click, two tabs) share its outcome: one email, not one per click. A resend of the same email still
+   * pending elsewhere (under way in another instance, or left by an app that stopped until the worker has made
+   * its one attempt) makes this one a 409, and nothing is sent.
    */
   async resend(id: string): Promise<EmailResendResult> {
-    const running = this.resending.get(id);
+    const row = UUID.test(id) ? await this.row(id) : null;
+    if (!row || row.ticket_id === null) throw new NotFoundException({ message: emailMessages.notificationNotFound } satisfies ApiError);
+    const ticketId = row.ticket_id;
+    const email = originalKeyOf(row.idempotency_key);
+    const running = this.resending.get(email);
     if (running) return running;
-    const attempt = this.resendOnce(id).finally(() => this.resending.delete(id));
-    this.resending.set(id, attempt);
+    const attempt = this.resendOnce(row, ticketId).finally(() => this.resending.delete(email));
+    this.resending.set(email, attempt);
     return attempt;
   }
 
+  /** The resends under way in this process, by the original email's key. */
   private readonly resending = new Map<string, Promise<EmailResendResult>>();
 
-  private async resendOnce(id: string): Promise<EmailResendResult> {
-    const row = UUID.test(id) ? await this.row(id) : null;
-    if (!row || row.ticket_id === null) throw new NotFoundException({ message: emailMessages.notificationNotFound } satisfies ApiError);
+  private async resendOnce(row: Row, ticketId: number): Promise<EmailResendResult> {
     const original = await this.jobs.byKey(row.idempotency_key);
-    const key = `resend:${randomUUID()}:${row.idempotency_key.replace(/^resend:[^:]+:/, '')}`;
+    const key = resendKey(row.idempotency_key);
     const job: NotificationJob = {
       key,
       eventId: original?.eventId ?? randomUUID(),
       kind: row.notification_type,
-      ticketId: row.ticket_id,
+      ticketId,
       userId: row.user_id,
       to: row.email_to,
       subject: row.subject,

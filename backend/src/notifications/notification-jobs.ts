@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 
 /** A row of notification_jobs: one email a saga (or an admin's resend) decided to send. */
@@ -111,6 +111,23 @@ export function jobKey(eventId: string, kind: string, recipient?: string): strin
   return recipient === undefined ? `${eventId}:${kind}` : `${eventId}:${kind}:${recipient}`;
 }
 
+/**
+ * An admin's resend of an email: `resend:{uuid}:{the original email's key}` (a resend of a resend names the
+ * original too). At most one is pending per original key (the unique index of migration 20261201000000).
+ */
+export function resendKey(resentKey: string): string {
+  return `resend:${randomUUID()}:${originalKeyOf(resentKey)}`;
+}
+
+/** The key of the email a job sends or resends: its own key, or the original's for a resend. */
+export function originalKeyOf(key: string): string {
+  return key.replace(/^resend:[^:]+:/, '');
+}
+
+export function isResendKey(key: string): boolean {
+  return key.startsWith('resend:');
+}
+
 /** The stable Message-ID of a job: a repeated send (after a crash) is recognisably the same message. */
 export function jobMessageId(key: string, domain: string): string {
   return `<${key.replace(/[^A-Za-z0-9.-]+/g, '.')}@${domain}>`;
@@ -183,7 +200,11 @@ export class NotificationJobs {
   }
 }
 
-/** The UPDATE that writes attempts' outcomes to their jobs (parameters $1 to $4), for `markMany` or a caller's statement. */
+/**
+ * The UPDATE that writes attempts' outcomes to their jobs (parameters $1 to $4), for `markMany` or a caller's
+ * statement. Only a pending job takes an outcome: a late one (an attempt that outlived its job's takeover by the
+ * worker) cannot turn a sent or failed job back into a pending one.
+ */
 export function markJobsStatement(outcomes: readonly JobOutcome[]): { readonly text: string; readonly values: readonly unknown[] } {
   return {
     text: `UPDATE notification_jobs AS j
@@ -193,7 +214,7 @@ export function markJobsStatement(outcomes: readonly JobOutcome[]): { readonly t
            next_attempt_at = CASE WHEN v.error IS NULL OR v.retry_ms IS NULL THEN j.next_attempt_at
                                   ELSE now() + make_interval(secs => v.retry_ms / 1000) END
        FROM unnest($1::text[], $2::int[], $3::text[], $4::float8[]) AS v(key, attempts, error, retry_ms)
-       WHERE j.idempotency_key = v.key AND j.idempotency_key = ANY($1::text[])`,
+       WHERE j.idempotency_key = v.key AND j.idempotency_key = ANY($1::text[]) AND j.status = 'pending'`,
     values: [
       outcomes.map((outcome) => outcome.key),
       outcomes.map((outcome) => outcome.attempts),

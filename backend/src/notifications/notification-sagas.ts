@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { type NotificationJob, type NotificationJobs } from './notification-jobs';
+import { isResendKey, type NotificationJob, type NotificationJobs } from './notification-jobs';
 import type { NotificationSender, RetryPolicy } from './notification-sender';
 import type { SagaLock } from './sagas/saga-lock';
 import type { TicketEmailsSaga } from './sagas/ticket-emails.saga';
@@ -16,6 +16,8 @@ const STOP_GRACE_MS = 3000;
 const MAX_HANDED = 1000;
 /** How long the worker remembers that a job finished (longer than any question to the table takes). */
 const FINISHED_MEMORY_MS = 60_000;
+/** An admin's resend gets one attempt (see EmailLogService.resend), also when the worker takes it over. */
+const RESEND_POLICY: RetryPolicy = { maxAttempts: 1, baseDelayMs: 0 };
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -160,7 +162,8 @@ export class NotificationSagas {
         }
         for (const job of start) {
           const sending = this.sender
-            .attempt(job, this.policy)
+            // A resend is the admin's one attempt: taken over after its app stopped, it gets one more, no retries.
+            .attempt(job, isResendKey(job.key) ? RESEND_POLICY : this.policy)
             .then(
               (result) => result.success,
               (error: unknown) => {

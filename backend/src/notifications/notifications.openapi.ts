@@ -64,7 +64,9 @@ export const notificationsOpenApi = defineOpenApiFragment({
         200: { description: `"${emailMessages.resent}" and the new entry`, schema: 'EmailResendResult' },
         401: NOT_LOGGED_IN,
         404: error(`"${emailMessages.notificationNotFound}" (also for an id that is not a uuid)`),
-        409: error(`"${emailMessages.resendUnderWay}" (a resend of the same email is under way in another instance)`),
+        409: error(
+          `"${emailMessages.resendUnderWay}" (a resend of the same email is still pending: under way in another instance, or left by an app that stopped until the worker has made its one attempt)`,
+        ),
         502: error(`The mail server refused or could not be reached: "${emailMessages.refused}: {its answer}"`),
       },
     },

@@ -1,8 +1,89 @@
+import { randomUUID } from 'node:crypto';
 import { emailMessages, emailNotificationListSchema } from '@ppr/contracts';
 import { created, firstAdmin, loginAdmin, seed, seedTickets } from '../../test/admin-helpers';
 import type { Agent } from '../../test/customer-helpers';
 import { startTestSmtp, type TestSmtpServer, waitFor } from '../../test/smtp-server';
-import { openTestApp, sharedTestDatabase, type TestApp } from '../../test/test-app';
+import { createTestApp, openTestApp, sharedTestDatabase, type TestApp } from '../../test/test-app';
+import { type NewNotificationJob, type NotificationJobs, resendKey } from './notification-jobs';
+import { NOTIFICATION_JOBS } from './notifications.tokens';
+
+/** A resend job of the email whose key is `original`, as EmailLogService.resend writes one. */
+function resendJob(original: string, to: string): NewNotificationJob {
+  const key = resendKey(original);
+  return {
+    key,
+    eventId: randomUUID(),
+    kind: 'ticket-created',
+    ticketId: null,
+    userId: null,
+    to,
+    subject: 'Your request',
+    html: '<p>Hello</p>',
+    text: 'Hello',
+    messageId: `<${randomUUID()}@potomacpc.example>`,
+    customer: false,
+    appendedAt: new Date(),
+  };
+}
+
+async function jobState(t: TestApp, key: string): Promise<{ status: string; attempts: number }> {
+  const { rows } = await t.db.pool.query<{ status: string; attempts: number }>(
+    'SELECT status, attempts FROM notification_jobs WHERE idempotency_key = $1',
+    [key],
+  );
+  return rows[0]!;
+}
+
+describe('resend jobs in one app', () => {
+  let smtp: TestSmtpServer;
+  let t: TestApp;
+  let jobs: NotificationJobs;
+
+  beforeAll(async () => {
+    smtp = await startTestSmtp();
+    t = await createTestApp({
+      MAIL_FROM: 'Potomac PC Repair <support@potomacpc.example>',
+      SMTP_URL: smtp.url,
+      NOTIFICATION_MAX_ATTEMPTS: '5',
+      NOTIFICATION_RETRY_BASE_MS: '100',
+    });
+    jobs = t.app.get(NOTIFICATION_JOBS);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+
+  it('a late outcome cannot turn a finished job back into a pending one, which would hold the next resend', async () => {
+    const original = `${randomUUID()}:ticket-created`;
+    const first = resendJob(original, 'late@example.com');
+    await jobs.insert(t.db.pool, [first], new Date(Date.now() + 600_000));
+    await jobs.markMany(t.db.pool, [{ key: first.key, attempts: 1, error: null, retryInMs: null }]);
+    // An attempt that outlived the job's takeover reports a failure with a retry: ignored.
+    await jobs.markMany(t.db.pool, [{ key: first.key, attempts: 1, error: 'Connection closed', retryInMs: 1000 }]);
+    expect(await jobState(t, first.key)).toEqual({ status: 'sent', attempts: 1 });
+    // So the next resend of the email is taken (the one-pending-resend index has nothing to refuse it for).
+    const second = resendJob(original, 'late@example.com');
+    await jobs.insert(t.db.pool, [second], new Date(Date.now() + 600_000));
+    expect(await jobState(t, second.key)).toEqual({ status: 'pending', attempts: 0 });
+  });
+
+  it('a resend the worker takes over (its app stopped) gets one attempt, not the saga retries', async () => {
+    smtp.refuseWith = 'Mailbox unavailable';
+    try {
+      const job = resendJob(`${randomUUID()}:ticket-created`, 'takeover@example.com');
+      // Due now, as it is once RESEND_TAKEOVER_MS has passed.
+      await jobs.insert(t.db.pool, [job]);
+      const state = await waitFor(async () => {
+        const current = await jobState(t, job.key);
+        return current.status === 'pending' ? undefined : current;
+      });
+      expect(state).toEqual({ status: 'failed', attempts: 1 });
+    } finally {
+      smtp.refuseWith = null;
+    }
+  });
+});
 
 /**
  * An admin's resend reaching two instances of the app at once (a double click behind a load balancer, two tabs

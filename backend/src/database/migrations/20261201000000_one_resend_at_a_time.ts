@@ -3,8 +3,9 @@ import { type Kysely, sql } from 'kysely';
 /**
  * One resend of an email under way at a time, across every instance of the app: an admin's resend is a job
  * whose key is `resend:{uuid}:{the original email's key}`, pending while its attempt runs (and, if its app
- * stopped, until the worker takes it over). Parallel resends in one process already share one attempt; this
- * index makes a second instance's resend of the same email fail its insert instead of sending it again.
+ * stopped, until the worker has taken it over and made its one attempt). Parallel resends in one process share
+ * one attempt; this index makes a second instance's resend of the same email fail its insert instead of sending
+ * it again.
  * Pending resends of one email that are already there (only possible before this index) are left to the worker
  * but the oldest: the others are marked failed, as duplicates, so that the index can be built.
  */
