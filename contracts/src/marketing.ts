@@ -28,7 +28,9 @@ export const marketingMessages = {
   campaignRunning: 'A marketing campaign is already being sent. Wait until it has finished.',
   campaignStarted: 'The campaign is being sent in the background; follow its progress in the campaign status.',
   noCampaignRunning: 'No marketing campaign is being sent',
-  campaignCancelled: 'The campaign was cancelled: the recipients not yet sent to will not receive it.',
+  /** The cancel named a campaign (its id from the status) that is no longer the one being sent. */
+  campaignNotRunning: 'That campaign is no longer being sent',
+  campaignCancelled: 'The campaign was canceled: the recipients not yet sent to will not receive it.',
   tooManyRecipients: `A campaign may have at most ${MARKETING_MAX_RECIPIENTS} recipients. Split the list into smaller campaigns.`,
   tooManyListWords: `The email list may hold at most ${MARKETING_MAX_LIST_WORDS} entries (addresses and other words) after splitting.`,
   listWordTooLong: `Each entry of the email list must be at most ${MARKETING_MAX_WORD_LENGTH} characters: no email address is longer.`,
@@ -167,6 +169,19 @@ export const campaignStatusSchema = z.object({
   finishedAt: z.string().nullable(),
 });
 export type CampaignStatus = z.infer<typeof campaignStatusSchema>;
+
+/**
+ * POST /api/admin/email-campaign/cancel's body, which may be left out: the campaign meant, by its id from the status,
+ * so that a cancel aimed at a campaign that has ended meanwhile cannot stop the next one.
+ */
+export const campaignCancelSchema = z.strictObject({
+  campaignId: z
+    .number({ error: 'campaignId must be a campaign id' })
+    .int('campaignId must be a campaign id')
+    .positive('campaignId must be a campaign id')
+    .optional(),
+});
+export type CampaignCancel = z.infer<typeof campaignCancelSchema>;
 
 /** POST /api/admin/email-campaign/cancel: the running campaign stops; the batches in flight still finish. */
 export const campaignCancelResponseSchema = z.object({

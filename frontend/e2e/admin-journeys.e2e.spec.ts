@@ -388,18 +388,20 @@ test('a running campaign is cancelled after confirmation: the recipients not yet
   const cancelled = admin.waitForResponse((response) => new URL(response.url()).pathname === '/api/admin/email-campaign/cancel');
   await dialog.getByRole('button', { name: 'Cancel Campaign' }).click();
   expect((await cancelled).status()).toBe(200);
-  await expect(toast(admin, 'Campaign Cancelled')).toBeVisible();
-  await expect(toast(admin, 'The campaign was cancelled: the recipients not yet sent to will not receive it.')).toBeVisible();
+  // The request names the campaign the dialog was opened for.
+  expect((await cancelled).request().postDataJSON()).toEqual({ campaignId: expect.any(Number) });
+  await expect(toast(admin, 'Campaign Canceled')).toBeVisible();
+  await expect(toast(admin, 'The campaign was canceled: the recipients not yet sent to will not receive it.')).toBeVisible();
 
-  await expect(status.getByText('Campaign cancelled')).toBeVisible();
-  await expect(status.getByText('Cancelled: 10 recipients were not sent to.')).toBeVisible();
+  await expect(status.getByText('Campaign canceled')).toBeVisible();
+  await expect(status.getByText('Canceled: 10 recipients were not sent to.')).toBeVisible();
   const results = status.getByRole('definition');
   await expect(results.nth(0)).toHaveText('60');
   await expect(results.nth(1)).toHaveText('50');
   await expect(results.nth(2)).toHaveText('0');
   // The button went away with the campaign: the focus is on the line that says how it ended.
   await expect(cancel).toHaveCount(0);
-  await expect(status.getByText('Campaign cancelled')).toBeFocused();
+  await expect(status.getByText('Campaign canceled')).toBeFocused();
   await expectAccessibleAdminScreen(admin, 'marketing tab after a cancelled campaign');
 
   expect(recipients.filter((address) => mailsTo(address, new RegExp(`^${subject}$`)) > 0)).toHaveLength(50);

@@ -88,3 +88,10 @@ export class ZodBodyPipe<S extends z.ZodType> implements PipeTransform<unknown, 
     throw new BadRequestException({ message: errors.map((e) => e.message).join('; '), errors } satisfies ApiError);
   }
 }
+
+/** ZodBodyPipe for a body that may be left out: none (or JSON null) is read as `{}`. */
+export class OptionalZodBodyPipe<S extends z.ZodType> extends ZodBodyPipe<S> {
+  override transform(value: unknown): z.infer<S> {
+    return super.transform(value === undefined || value === null ? {} : value);
+  }
+}

@@ -97,15 +97,21 @@ export async function insertCampaign(pool: Pool, campaign: NewCampaign): Promise
 }
 
 /**
- * Cancels the running campaign, if there is one: its pending recipients become 'cancelled' and it is completed,
+ * Cancels the running campaign, if there is one (and it is `campaignId`, when given): its pending recipients become 'cancelled' and it is completed,
  * so a new one can start. A batch the worker has in flight still finishes, and `recordBatch` records its real
  * outcomes over 'cancelled'; the worker finds nobody pending after it.
  */
-export async function cancelRunningCampaign(pool: Pool, by: string): Promise<{ id: number; cancelled: number } | null> {
+export async function cancelRunningCampaign(
+  pool: Pool,
+  by: string,
+  campaignId?: number,
+): Promise<{ id: number; cancelled: number } | null> {
   return inTransaction(pool, async (client) => {
     await client.query(CAMPAIGN_XACT_LOCK);
     const { rows } = await client.query<{ id: number }>(
-      `UPDATE marketing_campaigns SET state = 'completed', finished_at = now() WHERE state = 'running' RETURNING id`,
+      `UPDATE marketing_campaigns SET state = 'completed', finished_at = now()
+        WHERE state = 'running' AND ($1::int IS NULL OR id = $1) RETURNING id`,
+      [campaignId ?? null],
     );
     const id = rows[0]?.id;
     if (id === undefined) return null;

@@ -1,6 +1,8 @@
 import { Body, Controller, Get, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import {
+  type CampaignCancel,
   type CampaignCancelResponse,
+  campaignCancelSchema,
   type CampaignStatus,
   type MarketingSend,
   type MarketingSendResponse,
@@ -14,7 +16,7 @@ import {
 } from '@ppr/contracts';
 import type { Request } from 'express';
 import { AdminGuard, requireAdmin } from '../admin/admin.guard';
-import { ZodBodyPipe } from '../common/zod-validation.pipe';
+import { OptionalZodBodyPipe, ZodBodyPipe } from '../common/zod-validation.pipe';
 import { MarketingService } from './marketing.service';
 
 /** The Marketing tab's endpoints (SPEC section 7, admin). */
@@ -35,11 +37,17 @@ export class MarketingController {
     return this.marketing.status();
   }
 
-  /** The running campaign stops (409 when none is running); a new one may start at once. */
+  /**
+   * The running campaign stops (409 when none is running, or when the body names another campaign); a new one may
+   * start at once.
+   */
   @Post('email-campaign/cancel')
   @HttpCode(200)
-  cancel(@Req() request: Request): Promise<CampaignCancelResponse> {
-    return this.marketing.cancelCampaign(requireAdmin(request).username);
+  cancel(
+    @Body(new OptionalZodBodyPipe(campaignCancelSchema)) body: CampaignCancel,
+    @Req() request: Request,
+  ): Promise<CampaignCancelResponse> {
+    return this.marketing.cancelCampaign(requireAdmin(request).username, body.campaignId);
   }
 
   @Post('test-marketing-email')

@@ -239,7 +239,16 @@ describe('marketing endpoints', () => {
         .post('/api/admin/marketing-email')
         .send({ subject: 'Cancelled offer', content: '<p>Hi</p>', emails })
         .expect(202);
-      const cancelled = await admin.post('/api/admin/email-campaign/cancel').expect(200);
+      // A body that is neither left out, `{}` nor `{ campaignId }` is refused; a campaign that is not the one
+      // being sent is not cancelled, nor is the one being sent.
+      await admin.post('/api/admin/email-campaign/cancel').send({ campaignId: 'all' }).expect(400);
+      await admin.post('/api/admin/email-campaign/cancel').send({ id: started.body.campaignId }).expect(400);
+      const other = await admin
+        .post('/api/admin/email-campaign/cancel')
+        .send({ campaignId: started.body.campaignId + 1000 })
+        .expect(409);
+      expect(other.body).toEqual({ message: marketingMessages.campaignNotRunning });
+      const cancelled = await admin.post('/api/admin/email-campaign/cancel').send({ campaignId: started.body.campaignId }).expect(200);
       expect(cancelled.body).toEqual({
         message: marketingMessages.campaignCancelled,
         campaignId: started.body.campaignId,
@@ -247,7 +256,7 @@ describe('marketing endpoints', () => {
       });
       // At most two batches of 50 are in flight: at least 30 recipients were still pending.
       expect(cancelled.body.cancelled).toBeGreaterThanOrEqual(30);
-      await admin.post('/api/admin/email-campaign/cancel').expect(409);
+      await admin.post('/api/admin/email-campaign/cancel').send({}).expect(409);
       const next = await admin
         .post('/api/admin/marketing-email')
         .send({ subject: 'After cancel', content: '<p>Hi</p>', emails: ['after@example.com'] })

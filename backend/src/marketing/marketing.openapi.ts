@@ -1,6 +1,7 @@
 import {
   adminMessages,
   campaignCancelResponseSchema,
+  campaignCancelSchema,
   campaignStatusSchema,
   marketingMessages,
   MARKETING_MAX_LIST_WORDS,
@@ -21,7 +22,12 @@ const TOO_LARGE = error(`Content over 2000 KB: "${marketingMessages.contentTooLa
 /** The Marketing tab (MarketingController). */
 export const marketingOpenApi = defineOpenApiFragment({
   name: 'marketing',
-  requests: { MarketingSend: marketingSendSchema, TestMarketingEmail: testMarketingEmailSchema, TestSmtp: testSmtpSchema },
+  requests: {
+    MarketingSend: marketingSendSchema,
+    TestMarketingEmail: testMarketingEmailSchema,
+    TestSmtp: testSmtpSchema,
+    CampaignCancel: campaignCancelSchema,
+  },
   responses: {
     MarketingSendResponse: marketingSendResponseSchema,
     CampaignStatus: campaignStatusSchema,
@@ -68,12 +74,18 @@ export const marketingOpenApi = defineOpenApiFragment({
       summary: 'Cancel the running campaign',
       description:
         'The recipients still pending are not sent to (counted as cancelled in the campaign status); a batch already ' +
-        'handed to the mail server finishes and is recorded. The campaign is then completed, so a new one can start.',
+        'handed to the mail server finishes and is recorded. The campaign is then completed, so a new one can start. ' +
+        'The body may be left out; `campaignId` (from the status) cancels only that campaign, so a cancel aimed at one ' +
+        'that has ended meanwhile cannot stop the next.',
       session: true,
+      body: 'CampaignCancel',
       responses: {
         200: { description: marketingMessages.campaignCancelled, schema: 'CampaignCancelResponse' },
+        400: error('A body that is not `{}` or `{ "campaignId": <id> }`'),
         401: NOT_LOGGED_IN,
-        409: error(marketingMessages.noCampaignRunning),
+        409: error(
+          `"${marketingMessages.noCampaignRunning}", or "${marketingMessages.campaignNotRunning}" for a campaignId that is not the one being sent`,
+        ),
       },
     },
     {

@@ -134,9 +134,13 @@ export class MarketingService {
   }
 
   /** Stops the running campaign: nobody still pending receives it (the batches in flight finish). */
-  async cancelCampaign(admin: string): Promise<CampaignCancelResponse> {
-    const result = await campaigns.cancelRunningCampaign(this.db.pool, admin);
-    if (!result) throw new ConflictException({ message: marketingMessages.noCampaignRunning } satisfies ApiError);
+  /** Cancels the running campaign; with `campaignId`, only if it is that one. */
+  async cancelCampaign(admin: string, campaignId?: number): Promise<CampaignCancelResponse> {
+    const result = await campaigns.cancelRunningCampaign(this.db.pool, admin, campaignId);
+    if (!result) {
+      const message = campaignId === undefined ? marketingMessages.noCampaignRunning : marketingMessages.campaignNotRunning;
+      throw new ConflictException({ message } satisfies ApiError);
+    }
     this.logger.log(`Campaign ${result.id} cancelled by ${admin}: ${result.cancelled} recipients not sent to`);
     return { message: marketingMessages.campaignCancelled, campaignId: result.id, cancelled: result.cancelled };
   }

@@ -4,11 +4,12 @@ import { apiRequest } from '../../../../lib/api-client';
 import { campaignStatusQueryOptions } from './get-campaign-status';
 
 /**
- * POST /api/admin/email-campaign/cancel: the running campaign stops (a batch already being sent still finishes).
- * A 409 with the server's message when no campaign is running.
+ * POST /api/admin/email-campaign/cancel: the campaign with this id stops, if it is the one being sent (a batch
+ * already being sent still finishes). A 409 with the server's message when it is not: a cancel aimed at a
+ * campaign that ended meanwhile cannot stop the next one.
  */
-export function cancelCampaign(): Promise<CampaignCancelResponse> {
-  return apiRequest('/api/admin/email-campaign/cancel', campaignCancelResponseSchema, { method: 'POST' });
+export function cancelCampaign(campaignId: number): Promise<CampaignCancelResponse> {
+  return apiRequest('/api/admin/email-campaign/cancel', campaignCancelResponseSchema, { method: 'POST', body: { campaignId } });
 }
 
 export function useCancelCampaign() {

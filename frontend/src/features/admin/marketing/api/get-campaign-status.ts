@@ -5,6 +5,21 @@ import { apiRequest } from '../../../../lib/api-client';
 /** SPEC section 9: the campaign status is polled every 5000 ms. */
 export const CAMPAIGN_POLL_MS = 5000;
 
+/**
+ * How long after a canceled campaign ended its status is still polled: the batch that was being sent when it was
+ * canceled finishes, and its real outcomes then replace part of the "canceled" count.
+ */
+export const CANCELED_SETTLE_MS = 2 * 60 * 1000;
+
+/** When to read the status again: while the campaign runs, and for a while after a cancel; else not. */
+export function campaignPollInterval(status: CampaignStatus | undefined, now = Date.now()): number | false {
+  if (status?.state === 'running') return CAMPAIGN_POLL_MS;
+  if (status?.state === 'completed' && status.cancelled > 0 && status.finishedAt !== null) {
+    return now - Date.parse(status.finishedAt) < CANCELED_SETTLE_MS ? CAMPAIGN_POLL_MS : false;
+  }
+  return false;
+}
+
 /** GET /api/admin/email-campaign-status: the newest campaign, live counts included. */
 export function getCampaignStatus(): Promise<CampaignStatus> {
   return apiRequest('/api/admin/email-campaign-status', campaignStatusSchema);
@@ -16,7 +31,7 @@ export const campaignStatusQueryOptions = () =>
     queryFn: getCampaignStatus,
     staleTime: 0,
     // The campaign runs on the server: polling picks up its progress, also after a reload.
-    refetchInterval: (query) => (query.state.data?.state === 'running' ? CAMPAIGN_POLL_MS : false),
+    refetchInterval: (query) => campaignPollInterval(query.state.data),
   });
 
 export function useCampaignStatus() {

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../../components/layout/toaster';
 import { fetchCalls, json, mockFetch, type FetchMock } from '../../../../test/fetch-mock';
+import { CAMPAIGN_POLL_MS } from '../api/get-campaign-status';
 import { renderWithApp } from '../../../../test/render';
 import { MarketingTab } from './marketing-tab';
 
@@ -64,9 +65,9 @@ const idle: CampaignStatus = {
  * `onCancel` (which may change the status, as the real one does).
  */
 function fakeServer(initial: CampaignStatus, onCancel: () => Response | Promise<Response>) {
-  const server = { status: initial };
+  const server = { status: initial, statusFails: false };
   const fetchMock = mockFetch((url, init) => {
-    if (url === STATUS_URL) return json(200, server.status);
+    if (url === STATUS_URL) return server.statusFails ? json(503, { message: 'Database unavailable' }) : json(200, server.status);
     if (url === CANCEL_URL && init?.method === 'POST') return onCancel();
     if (url.startsWith('/api/admin/email-subscriptions?')) return json(200, { subscriptions: [], total: 0, page: 1, limit: 100 });
     return json(404, { message: `no route for ${url}` });
@@ -144,27 +145,28 @@ describe('CampaignPanel: Cancel Campaign', () => {
     await user.dblClick(confirm);
 
     // In flight: one request, and the button says so and takes no more clicks.
-    expect(await within(dialog).findByRole('button', { name: 'Cancelling...' })).toBeDisabled();
+    expect(await within(dialog).findByRole('button', { name: 'Canceling...' })).toBeDisabled();
     expect(callsTo(server.fetch, 'POST', CANCEL_URL)).toHaveLength(1);
-    expect(callsTo(server.fetch, 'POST', CANCEL_URL)[0]?.body).toBeUndefined();
+    // The campaign it means: a cancel that arrives after this one ended cannot stop the next.
+    expect(callsTo(server.fetch, 'POST', CANCEL_URL)[0]?.body).toEqual({ campaignId: 7 });
     const readsBefore = callsTo(server.fetch, 'GET', STATUS_URL).length;
 
     server.status = cancelled;
     answer(json(200, { message: marketingMessages.campaignCancelled, campaignId: 7, cancelled: 70 }));
 
-    expect(await screen.findByText('Campaign Cancelled')).toBeInTheDocument();
+    expect(await screen.findByText('Campaign Canceled')).toBeInTheDocument();
     expect(screen.getByText(marketingMessages.campaignCancelled)).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     // The status was read again after the cancel, and the panel shows it.
     expect(callsTo(server.fetch, 'GET', STATUS_URL).length).toBe(readsBefore + 1);
     const calls = fetchCalls(server.fetch);
     expect(calls.at(-1)).toMatchObject({ method: 'GET', url: STATUS_URL });
-    expect(within(panel).getByText('Campaign cancelled')).toBeInTheDocument();
-    expect(within(panel).getByText('Cancelled: 70 recipients were not sent to.')).toBeInTheDocument();
+    expect(within(panel).getByText('Campaign canceled')).toBeInTheDocument();
+    expect(within(panel).getByText('Canceled: 70 recipients were not sent to.')).toBeInTheDocument();
     expect(within(panel).queryByRole('button', { name: /Cancel/ })).not.toBeInTheDocument();
     expect(callsTo(server.fetch, 'POST', CANCEL_URL)).toHaveLength(1);
     // The button went away: the focus is on the line that says how the campaign ended, not lost to the page.
-    await waitFor(() => expect(within(panel).getByText('Campaign cancelled')).toHaveFocus());
+    await waitFor(() => expect(within(panel).getByText('Campaign canceled')).toHaveFocus());
   });
 
   it('shows the 409 message when the campaign had already finished, and the status that says so', async () => {
@@ -180,13 +182,64 @@ describe('CampaignPanel: Cancel Campaign', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Cancel Campaign' }));
 
     expect(await screen.findByText(marketingMessages.noCampaignRunning)).toBeInTheDocument();
-    expect(screen.getByText('Cancel Failed')).toBeInTheDocument();
+    expect(screen.getByText('Failed to Cancel Campaign')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(callsTo(server.fetch, 'GET', STATUS_URL).length).toBe(readsBefore + 1);
     expect(within(panel).getByText('Campaign complete')).toBeInTheDocument();
-    expect(within(panel).queryByText(/^Cancelled:/)).not.toBeInTheDocument();
+    expect(within(panel).queryByText(/^Canceled:/)).not.toBeInTheDocument();
     expect(within(panel).queryByRole('button', { name: 'Cancel Campaign' })).not.toBeInTheDocument();
     await waitFor(() => expect(within(panel).getByText('Campaign complete')).toHaveFocus());
+  });
+
+  it('closes the dialog when its campaign ends meanwhile, so that it cannot cancel another', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      const server = fakeServer(running, () => json(200, {}));
+      const panel = renderTab();
+      await user.click(await within(panel).findByRole('button', { name: 'Cancel Campaign' }));
+      expect(await screen.findByRole('dialog', { name: 'Cancel Campaign' })).toBeInTheDocument();
+      // The next poll finds another campaign being sent (this one finished and another admin started one).
+      server.status = { ...running, campaignId: 8, subject: 'Summer check-up' };
+      await vi.advanceTimersByTimeAsync(CAMPAIGN_POLL_MS);
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(callsTo(server.fetch, 'POST', CANCEL_URL)).toHaveLength(0);
+      // The new campaign's own button, confirmed anew, names it.
+      await user.click(within(panel).getByRole('button', { name: 'Cancel Campaign' }));
+      expect(await screen.findByRole('dialog', { name: 'Cancel Campaign' })).toHaveAccessibleDescription(/"Summer check-up"/);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a campaign that ends by itself takes no focus', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const server = fakeServer(running, () => json(200, {}));
+      const panel = renderTab();
+      expect(await within(panel).findByRole('button', { name: 'Cancel Campaign' })).toBeInTheDocument();
+      server.status = completed;
+      await vi.advanceTimersByTimeAsync(CAMPAIGN_POLL_MS);
+      expect(await within(panel).findByText('Campaign complete')).toBeInTheDocument();
+      expect(within(panel).getByText('Campaign complete')).not.toHaveFocus();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a status refresh that fails after the cancel keeps the panel, the answer and the last status on screen', async () => {
+    const user = userEvent.setup();
+    const server = fakeServer(running, () => {
+      server.statusFails = true;
+      return json(200, { message: marketingMessages.campaignCancelled, campaignId: 7, cancelled: 70 });
+    });
+    const panel = renderTab();
+    await user.click(await within(panel).findByRole('button', { name: 'Cancel Campaign' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel Campaign' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel Campaign' }));
+    expect(await screen.findByText('Campaign Canceled')).toBeInTheDocument();
+    expect(await within(panel).findByRole('alert')).toHaveTextContent('Database unavailable');
+    expect(within(panel).getByText('Sending…')).toBeInTheDocument();
   });
 
   it('keeps the dialog open after another failure, so the admin can try again', async () => {

@@ -14,40 +14,50 @@ import { useCancelCampaign } from '../api/cancel-campaign';
  */
 export function CampaignPanel({ status }: { status: CampaignStatus }) {
   const cancel = useCancelCampaign();
-  const [confirming, setConfirming] = useState(false);
+  // The campaign the confirmation was opened for: the dialog closes by itself when that one stops being sent
+  // (it finished, or another admin canceled it), so it can never confirm the cancel of another.
+  const [confirmingFor, setConfirmingFor] = useState<number | null>(null);
   // A fast double click reaches the handler twice before the pending state has rendered: one request only.
   const inFlight = useRef(false);
+  // This admin asked for the cancel: the focus follows the button when it goes away.
+  const ownCancel = useRef(false);
   const outcomeRef = useRef<HTMLParagraphElement>(null);
   const running = status.state === 'running';
+  const confirming = running && confirmingFor !== null && confirmingFor === status.campaignId;
 
   // The button goes away when the campaign stops, and its dialog's "give focus back" then finds nothing: the
-  // focus would drop to the page. It goes to the line that says how the campaign ended instead.
+  // focus would drop to the page. Where this admin was acting (their dialog, their cancel) it goes to the line
+  // that says how the campaign ended instead; a campaign that ends by itself takes no focus.
   const before = useRef({ running, confirming });
   useEffect(() => {
     const was = before.current;
     before.current = { running, confirming };
-    const buttonWentAway = was.running && !running;
-    const dialogClosed = was.confirming && !confirming;
+    const acted = was.confirming || (was.running && ownCancel.current);
     const focusLost = document.activeElement === null || document.activeElement === document.body;
-    if ((buttonWentAway || dialogClosed) && !running && !confirming && focusLost) outcomeRef.current?.focus();
+    if (!running && !confirming && acted && focusLost) {
+      ownCancel.current = false;
+      outcomeRef.current?.focus();
+    }
   }, [running, confirming]);
 
   const onConfirm = () => {
-    if (inFlight.current) return;
+    if (inFlight.current || status.campaignId === null) return;
     inFlight.current = true;
-    cancel.mutate(undefined, {
+    ownCancel.current = true;
+    cancel.mutate(status.campaignId, {
       onSuccess: (answer) => {
-        toast({ title: 'Campaign Cancelled', description: answer.message });
-        setConfirming(false);
+        toast({ title: 'Campaign Canceled', description: answer.message });
+        setConfirmingFor(null);
       },
       onError: (error) => {
         toast({
-          title: 'Cancel Failed',
+          title: 'Failed to Cancel Campaign',
           description: serverMessageOr(error, 'Failed to cancel the campaign. Please try again.'),
           variant: 'destructive',
         });
-        // 409: no campaign is running any more, so there is nothing left to confirm.
-        if (error instanceof ApiRequestError && error.status === 409) setConfirming(false);
+        // 409: this campaign is no longer being sent, so there is nothing left to confirm.
+        if (error instanceof ApiRequestError && error.status === 409) setConfirmingFor(null);
+        else ownCancel.current = false;
       },
       onSettled: () => {
         inFlight.current = false;
@@ -84,8 +94,13 @@ export function CampaignPanel({ status }: { status: CampaignStatus }) {
             <div className="h-full bg-brand-700 transition-all" style={{ width: `${percent}%` }} />
           </div>
           {status.nextBatchAt ? <p className="mt-1 text-sm text-slate-700">Next batch at {formatDateTime(status.nextBatchAt)}</p> : null}
-          <button type="button" className={`${adminButton.secondary} mt-3`} disabled={cancel.isPending} onClick={() => setConfirming(true)}>
-            {cancel.isPending ? 'Cancelling...' : 'Cancel Campaign'}
+          <button
+            type="button"
+            className={`${adminButton.secondary} mt-3`}
+            disabled={cancel.isPending}
+            onClick={() => setConfirmingFor(status.campaignId)}
+          >
+            {cancel.isPending ? 'Canceling...' : 'Cancel Campaign'}
           </button>
         </div>
       ) : (
@@ -94,7 +109,7 @@ export function CampaignPanel({ status }: { status: CampaignStatus }) {
           tabIndex={-1}
           className={`font-semibold outline-none ${status.cancelled > 0 ? 'text-amber-900' : 'text-green-800'}`}
         >
-          {status.cancelled > 0 ? 'Campaign cancelled' : 'Campaign complete'}
+          {status.cancelled > 0 ? 'Campaign canceled' : 'Campaign complete'}
         </p>
       )}
       <dl aria-label="Campaign results" className="grid grid-cols-3 gap-3 text-center">
@@ -116,7 +131,7 @@ export function CampaignPanel({ status }: { status: CampaignStatus }) {
       ) : null}
       {status.cancelled > 0 ? (
         <p className="text-sm text-slate-700">
-          Cancelled: {status.cancelled} recipient{status.cancelled === 1 ? ' was' : 's were'} not sent to.
+          Canceled: {status.cancelled} recipient{status.cancelled === 1 ? ' was' : 's were'} not sent to.
         </p>
       ) : null}
       {status.invalidEmails.length > 0 ? (
@@ -125,16 +140,16 @@ export function CampaignPanel({ status }: { status: CampaignStatus }) {
       {confirming ? (
         <AdminDialog
           open
-          onOpenChange={(open) => (open ? undefined : setConfirming(false))}
+          onOpenChange={(open) => (open ? undefined : setConfirmingFor(null))}
           title="Cancel Campaign"
           description={`"${status.subject ?? '(no subject)'}" goes to nobody else: the recipients not yet sent to will not receive it. A batch already being sent still finishes. This cannot be undone.`}
         >
           <div className="flex flex-wrap justify-end gap-2">
-            <button type="button" className={adminButton.secondary} onClick={() => setConfirming(false)}>
+            <button type="button" className={adminButton.secondary} onClick={() => setConfirmingFor(null)}>
               Keep Sending
             </button>
             <button type="button" className={adminButton.danger} disabled={cancel.isPending} onClick={onConfirm}>
-              {cancel.isPending ? 'Cancelling...' : 'Cancel Campaign'}
+              {cancel.isPending ? 'Canceling...' : 'Cancel Campaign'}
             </button>
           </div>
         </AdminDialog>

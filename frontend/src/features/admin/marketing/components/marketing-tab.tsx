@@ -39,15 +39,17 @@ export function MarketingTab() {
         <MarketingCompose key={draft.key} initial={draft.values} onSent={setLast} />
       </AdminSection>
       <AdminSection id="marketing-campaign" title="Campaign Status">
-        {status.isPending ? (
-          <Spinner label="Loading campaign status..." showLabel />
-        ) : status.isError ? (
+        {status.isError ? (
           <p role="alert" className="text-red-700">
             {serverMessageOr(status.error, 'Failed to load the campaign status. Please try again.')}
           </p>
-        ) : (
+        ) : null}
+        {/* A failed refresh keeps the last status on screen (and the panel mounted, with its cancel under way). */}
+        {status.data ? (
           <CampaignPanel status={status.data} />
-        )}
+        ) : status.isPending ? (
+          <Spinner label="Loading campaign status..." showLabel />
+        ) : null}
       </AdminSection>
       {shown ? (
         <AdminSection id="marketing-last" title="Last Marketing Email">
