@@ -179,6 +179,7 @@ export const campaignCancelSchema = z.strictObject({
     .number({ error: 'campaignId must be a campaign id' })
     .int('campaignId must be a campaign id')
     .positive('campaignId must be a campaign id')
+    .max(2_147_483_647, 'campaignId must be a campaign id')
     .optional(),
 });
 export type CampaignCancel = z.infer<typeof campaignCancelSchema>;

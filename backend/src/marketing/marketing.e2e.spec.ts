@@ -241,7 +241,9 @@ describe('marketing endpoints', () => {
         .expect(202);
       // A body that is neither left out, `{}` nor `{ campaignId }` is refused; a campaign that is not the one
       // being sent is not cancelled, nor is the one being sent.
-      await admin.post('/api/admin/email-campaign/cancel').send({ campaignId: 'all' }).expect(400);
+      for (const campaignId of ['all', 0, -1, 1.5, 2 ** 31, 1e300, null])
+        await admin.post('/api/admin/email-campaign/cancel').send({ campaignId }).expect(400);
+      await admin.post('/api/admin/email-campaign/cancel').send([started.body.campaignId]).expect(400);
       await admin.post('/api/admin/email-campaign/cancel').send({ id: started.body.campaignId }).expect(400);
       const other = await admin
         .post('/api/admin/email-campaign/cancel')
