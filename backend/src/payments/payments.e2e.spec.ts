@@ -70,6 +70,19 @@ describe('payments through the simulated gateway', () => {
     return created.body.id as number;
   }
 
+  /** A pre-ticket fee (ticket id 0) this browser asked for and paid with the test card: its setup answer. */
+  async function paidPreTicketFee(agent: Agent): Promise<{ paymentIntentId: string; clientSecret: string }> {
+    const setup = (await agent.post('/api/create-diagnostic-fee-payment').expect(200)).body as {
+      paymentIntentId: string;
+      clientSecret: string;
+    };
+    await agent
+      .post('/api/payments/simulated/confirm')
+      .send({ clientSecret: setup.clientSecret, ...VISA })
+      .expect(200);
+    return setup;
+  }
+
   async function eventsOf(ticketId: number, type?: string) {
     const events = await t.store.readStream(`ticket-${ticketId}`);
     return type ? events.filter((event) => event.type === type) : events;
@@ -323,11 +336,7 @@ describe('payments through the simulated gateway', () => {
 
   it('a paid pre-ticket fee cannot be spent by another browser that learned its id: not with a new request, not on its own ticket', async () => {
     const payer = browser();
-    const setup = (await payer.post('/api/create-diagnostic-fee-payment').expect(200)).body;
-    await payer
-      .post('/api/payments/simulated/confirm')
-      .send({ clientSecret: setup.clientSecret, ...VISA })
-      .expect(200);
+    const setup = await paidPreTicketFee(payer);
 
     const thief = browser();
     const before = await eventCount();
@@ -355,11 +364,7 @@ describe('payments through the simulated gateway', () => {
   it("a customer who logs in between paying the pre-ticket fee and submitting still claims it (the login keeps the session's payments)", async () => {
     const { customer } = await verifiedCustomer(t.app, t.db);
     const payer = browser();
-    const setup = (await payer.post('/api/create-diagnostic-fee-payment').expect(200)).body;
-    await payer
-      .post('/api/payments/simulated/confirm')
-      .send({ clientSecret: setup.clientSecret, ...VISA })
-      .expect(200);
+    const setup = await paidPreTicketFee(payer);
     await payer.post('/api/customer/login').send({ email: customer.username, password: customer.password }).expect(200);
 
     const created = await payer

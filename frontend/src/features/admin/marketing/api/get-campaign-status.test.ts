@@ -1,26 +1,10 @@
 import type { CampaignStatus } from '@ppr/contracts';
 import { describe, expect, it } from 'vitest';
+import { canceledCampaign } from '../../../../test/campaign-status-fixture';
 import { CAMPAIGN_POLL_MS, CANCELED_SETTLE_MS, campaignPollInterval } from './get-campaign-status';
 
-const base: CampaignStatus = {
-  campaignId: 3,
-  state: 'completed',
-  subject: 'Offer',
-  total: 100,
-  sent: 50,
-  failed: 0,
-  skipped: 0,
-  pending: 0,
-  cancelled: 0,
-  batchSize: 50,
-  batchesSent: 1,
-  invalidEmails: [],
-  invalidCount: 0,
-  imagesRemoved: false,
-  startedAt: '2026-03-02T10:00:00.000Z',
-  nextBatchAt: null,
-  finishedAt: '2026-03-02T10:05:00.000Z',
-};
+/** A finished campaign (not canceled). */
+const base: CampaignStatus = { ...canceledCampaign, cancelled: 0 };
 const finished = Date.parse(base.finishedAt!);
 
 describe('campaignPollInterval', () => {

@@ -5,39 +5,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../../components/layout/toaster';
 import { fetchCalls, json, mockFetch, type FetchMock } from '../../../../test/fetch-mock';
 import { CAMPAIGN_POLL_MS } from '../api/get-campaign-status';
+import { canceledCampaign, runningCampaign } from '../../../../test/campaign-status-fixture';
 import { renderWithApp } from '../../../../test/render';
 import { MarketingTab } from './marketing-tab';
 
 const STATUS_URL = '/api/admin/email-campaign-status';
 const CANCEL_URL = '/api/admin/email-campaign/cancel';
 
-const running: CampaignStatus = {
-  campaignId: 7,
-  state: 'running',
-  subject: 'Spring tune-up',
-  total: 120,
-  sent: 50,
-  failed: 0,
-  skipped: 0,
-  pending: 70,
-  cancelled: 0,
-  batchSize: 50,
-  batchesSent: 1,
-  invalidEmails: [],
-  invalidCount: 0,
-  imagesRemoved: false,
-  startedAt: '2026-03-02T10:00:00.000Z',
-  nextBatchAt: '2026-03-02T10:15:00.000Z',
-  finishedAt: null,
-};
-const cancelled: CampaignStatus = {
-  ...running,
-  state: 'completed',
-  pending: 0,
-  cancelled: 70,
-  nextBatchAt: null,
-  finishedAt: '2026-03-02T10:05:00.000Z',
-};
+const running = runningCampaign;
+const cancelled = canceledCampaign;
 const completed: CampaignStatus = {
   ...running,
   state: 'completed',
