@@ -220,6 +220,12 @@ export class PaymentWebhookService {
       this.logger.warn(`Partial refund of ${charge.amount_refunded} on ${intentId}: not recorded (only full refunds are)`);
       return { outcome: 'ignored' as const, position: null };
     }
+    const record = await findIntent(this.db.pool, intentId);
+    if (record?.outcome?.startsWith('refused')) {
+      // A payment its ticket could not take, given back (see TicketPaymentsService.giveBack): nothing to record.
+      this.logger.log(`Refund of ${intentId}, a payment its ticket did not take (${record.outcome}): nothing to record`);
+      return { outcome: 'ignored' as const, position: null };
+    }
     const ticketId = await this.ticketOfIntent(intentId);
     if (ticketId === null) {
       this.logger.error(`Refund of ${intentId} reported, but no ticket holds that payment: refused`);

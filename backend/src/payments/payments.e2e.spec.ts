@@ -380,6 +380,39 @@ describe('payments through the simulated gateway', () => {
     });
   });
 
+  it('a payment its ticket can no longer take (waived or marked paid by an admin meanwhile) is given back at once', async () => {
+    const settlements = [
+      { type: 'WaiveFee', data: { kind: 'free_diagnostic', notes: null } },
+      { type: 'UpdatePayment', data: { stripePaymentIntentId: 'cash-123', paymentStatus: 'completed', paymentNotes: 'paid cash' } },
+    ] as const;
+    for (const settlement of settlements) {
+      const agent = browser();
+      const ticketId = await newTicket(agent);
+      const setup = (await agent.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body as {
+        clientSecret: string;
+        paymentIntentId: string;
+      };
+      // The admin settles the fee while the customer's card form is still open.
+      await t.app
+        .get(CommandBus)
+        .execute(new HandleTicketCommand(ticketId, settlement, { actor: { kind: 'admin', id: '1' }, correlationId: 'settle' }));
+      await agent
+        .post('/api/payments/simulated/confirm')
+        .send({ clientSecret: setup.clientSecret, ...VISA })
+        .expect(200);
+
+      // The gateway took the money and gave it back: nobody pays twice for one diagnostic.
+      const intent = await waitFor(async () => {
+        const current = await gateway.retrievePaymentIntent(setup.paymentIntentId);
+        return current && current.amountRefundedCents === current.amountCents ? current : undefined;
+      });
+      expect(intent.status).toBe('succeeded');
+      // The ticket keeps what the admin set: no payment, no refund of a payment it never took.
+      expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toEqual([]);
+      expect(await eventsOf(ticketId, 'TicketPaymentRefunded')).toEqual([]);
+    }
+  });
+
   it('a canceled or resolved ticket takes no new payment (409), as its page offers none', async () => {
     for (const status of ['canceled', 'resolved'] as const) {
       const agent = browser();

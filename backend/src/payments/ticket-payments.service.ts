@@ -85,6 +85,12 @@ export const TICKET_NOT_FOUND = 'Ticket not found';
 const PAYABLE: readonly PaymentIntentStatus[] = PAYABLE_INTENT_STATUSES;
 const isPayable = (status: PaymentIntentStatus): status is (typeof PAYABLE_INTENT_STATUSES)[number] => PAYABLE.includes(status);
 
+/**
+ * Refusals of a paid intent that mean the ticket's fee is settled otherwise: the money is given back at once
+ * (see `giveBack`). Other refusals (an amount that does not match, an unknown ticket) are logged for an admin.
+ */
+const GIVEN_BACK: ReadonlySet<string> = new Set(['fee_already_paid', 'fee_waived', 'fee_refunded']);
+
 /** The gateway as the system actor of the events it causes. */
 /**
  * The gateway's refusal of a refund that says one is under way: a request with the same idempotency key is still
@@ -473,10 +479,34 @@ export class TicketPaymentsService {
       return result.events.length > 0 ? { kind: 'recorded', position: result.position } : { kind: 'unchanged' };
     } catch (error) {
       if (!(error instanceof TicketDomainError)) throw error;
-      this.logger.error(`Paid intent ${intent.id} could not be recorded on ticket ${ticketId}: ${error.message} (refund it)`);
       await settleIntent(this.pool, intent.id, intent.status, `refused: ${error.code}`, this.clock.now());
+      if (GIVEN_BACK.has(error.code)) await this.giveBack(intent, ticketId, error);
+      else this.logger.error(`Paid intent ${intent.id} could not be recorded on ticket ${ticketId}: ${error.message} (refund it)`);
       if (options.throwDomainErrors) throw error;
       return { kind: 'refused', reason: error.code };
+    }
+  }
+
+  /**
+   * A payment the ticket cannot take (its fee was paid another way, waived or refunded meanwhile: an intent
+   * opened before an admin's override, a second browser tab) is given back at the gateway at once, so that
+   * nobody pays twice for one diagnostic. The key is the admin refund's, so the two can never both refund it.
+   */
+  private async giveBack(intent: GatewayPaymentIntent, ticketId: number, refusal: TicketDomainError): Promise<void> {
+    const why = `Paid intent ${intent.id} could not be recorded on ticket ${ticketId} (${refusal.message})`;
+    try {
+      const refund = await this.gateway.refund({
+        paymentIntentId: intent.id,
+        idempotencyKey: `refund:${intent.id}`,
+        reason: `Given back automatically: ${refusal.message}`,
+      });
+      this.logger.warn(`${why}: refunded automatically (${refund.id}, ${refund.status})`);
+    } catch (error) {
+      if (error instanceof PaymentGatewayRequestError && error.code === 'charge_already_refunded') {
+        this.logger.warn(`${why}: already refunded at the gateway`);
+        return;
+      }
+      this.logger.error(`${why}: the automatic refund failed (${error instanceof Error ? error.message : String(error)}); refund it`);
     }
   }
 
