@@ -85,6 +85,15 @@ export async function serveFeed(store: EventStore, request: Request, response: R
     abort();
   });
   if (options.signal?.aborted) abort();
+  // A client that hung up while the caller checked its key, session or ticket sent its 'close' before anyone
+  // listened: without this its stream (and its slot of EVENT_STREAMS_PER_CLIENT) would wait for an event to fail on.
+  if (request.destroyed || response.destroyed || request.socket.destroyed) abort();
+  if (stop.signal.aborted) {
+    request.off('close', abort);
+    response.off('close', abort);
+    if (!response.destroyed) response.end();
+    return;
+  }
 
   response.status(200);
   response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
@@ -99,6 +108,10 @@ export async function serveFeed(store: EventStore, request: Request, response: R
 
   const heartbeat = setInterval(() => {
     void (async () => {
+      if (response.destroyed) {
+        abort();
+        return;
+      }
       if (options.stillAllowed && !(await options.stillAllowed().catch(() => true))) {
         if (!response.destroyed) response.write('event: revoked\ndata: {}\n\n');
         abort();

@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { integrationMessages } from '@ppr/contracts';
 import request from 'supertest';
 import { firstAdmin } from '../../test/admin-helpers';
@@ -116,5 +116,31 @@ describe('event streams per client', () => {
       cookie: await cookieOf('/api/admin/login', { username: adminCredentials.username, password: adminCredentials.password }),
     });
     expect(adminStream!.status).toBe(200);
+  });
+
+  it('a client that hangs up while its key is being checked leaves no stream behind: its slot is free again', async () => {
+    const key = await createKey();
+    const { port } = t.app.getHttpServer().address() as AddressInfo;
+    // Each request is sent and its socket closed a few milliseconds later, while the server checks the key.
+    for (let round = 0; round < 2; round += 1) {
+      for (let delayMs = 0; delayMs < 10; delayMs += 1) {
+        const socket = connect(port, '127.0.0.1');
+        await new Promise<void>((resolve) => socket.once('connect', resolve));
+        socket.write(`GET /api/integrations/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        socket.destroy();
+      }
+    }
+    // Every one of them let go of its slot: the key's streams are served again (without an event to fail on).
+    await eventually(
+      async () => {
+        const [stream] = await openAtOnce(1, `${base}/api/integrations/events`, { authorization: `Bearer ${key}` });
+        const status = stream!.status;
+        stream!.close();
+        return status === 200 ? true : undefined;
+      },
+      'a stream of the key to be served',
+      5_000,
+    );
   });
 });
