@@ -219,6 +219,25 @@ describe('customer accounts and sessions', () => {
       expect(after.body).toEqual({ message: accountMessages.alreadyVerified });
       await browser(t.app).post('/api/customer/resend-verification').expect(401);
     });
+
+    it('a resend that the hourly cap keeps from going out leaves the last link working', async () => {
+      const { customer, token: first } = await registered();
+      // Two more registrations with the same address (someone else's accounts) spend its verification emails.
+      for (let n = 0; n < 2; n += 1) {
+        await browser(t.app)
+          .post('/api/customer/register')
+          .send(newCustomer({ email: customer.email.toUpperCase() }))
+          .expect(201);
+      }
+      await t.app.get(AccountsService).settled();
+      const agent = browser(t.app);
+      await agent.post('/api/customer/login').send({ email: customer.username, password: customer.password }).expect(200);
+      await agent.post('/api/customer/resend-verification').expect(200);
+      await t.app.get(AccountsService).settled();
+      // No fourth email went out, and the first link still verifies the account.
+      await agent.post('/api/customer/verify-email').send({ token: first }).expect(200);
+      expect(await verified(customer.email)).toBe(true);
+    });
   });
 
   describe('login, session and logout', () => {

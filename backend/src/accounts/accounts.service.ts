@@ -208,7 +208,12 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
     return new Date(Date.now() + this.config.VERIFICATION_TOKEN_HOURS * 3_600_000);
   }
 
-  private async sendVerificationOrNotice(user: users.UserRow, token: string): Promise<void> {
+  /**
+   * The verification link with `token` (a registration's), or with a new token (`null`: a resend). A resend's
+   * token is stored only when its email goes out: a capped resend leaves the last link working, as a capped
+   * password reset does.
+   */
+  private async sendVerificationOrNotice(user: users.UserRow, token: string | null): Promise<void> {
     const owner = await users.findVerifiedByEmail(this.db.pool, user.email);
     if (owner && owner.id !== user.id) {
       await this.sendCapped('account-exists', owner.email, () =>
@@ -216,9 +221,16 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
       );
       return;
     }
-    await this.sendCapped('account-verification', user.email, () =>
-      verificationEmail(user.email, user.username, this.verificationUrl(token), this.config.VERIFICATION_TOKEN_HOURS),
-    );
+    await this.sendCapped('account-verification', user.email, async () => {
+      const link = token ?? (await this.newVerificationToken(user.id));
+      return verificationEmail(user.email, user.username, this.verificationUrl(link), this.config.VERIFICATION_TOKEN_HOURS);
+    });
+  }
+
+  private async newVerificationToken(userId: number): Promise<string> {
+    const token = newToken();
+    await users.setVerificationToken(this.db.pool, userId, tokenHash(token), this.verificationExpiry());
+    return token;
   }
 
   verificationUrl(token: string): string {
@@ -270,9 +282,7 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
     if (!user || user.isVerified) return { outcome: 'already-verified' };
     const limit = await this.limiter.hit(`verify-resend:${user.id}`, VERIFICATION_RESENDS_PER_HOUR, 3600);
     if (!limit.allowed) throw new TooManyRequestsException(accountMessages.tooManyRequests, limit.retryAfterSeconds);
-    const token = newToken();
-    await users.setVerificationToken(this.db.pool, user.id, tokenHash(token), this.verificationExpiry());
-    return { outcome: 'sent', followUp: () => this.sendVerificationOrNotice(user, token) };
+    return { outcome: 'sent', followUp: () => this.sendVerificationOrNotice(user, null) };
   }
 
   /**
