@@ -23,6 +23,7 @@ for (const [network, prefix] of [
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
   ['192.0.2.0', 24],
+  ['192.88.99.0', 24], // 6to4 relay anycast
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['198.51.100.0', 24],
@@ -40,6 +41,9 @@ for (const [network, prefix] of [
   ['::', 96],
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT)
+  ['2002::', 16], // 6to4: the next 32 bits are an IPv4 address
+  ['2001::', 32], // Teredo: the last 32 bits are an IPv4 address (inverted)
   ['100::', 64], // discard
   ['2001:db8::', 32], // documentation
   ['fc00::', 7], // unique-local

@@ -18,12 +18,17 @@ describe('isPrivateAddress', () => {
     'fd12:3456::1',
     '::ffff:127.0.0.1',
     '::ffff:10.0.0.1',
+    // IPv6 forms that carry an IPv4 address: translated (SIIT), 6to4 of 127.0.0.1, Teredo; and the 6to4 relay.
+    '::ffff:0:7f00:1',
+    '2002:7f00:1::',
+    '2001:0:4136:e378:8000:63bf:80ff:fffe',
+    '192.88.99.1',
     'not-an-ip',
   ])('refuses %s', (address) => {
     expect(isPrivateAddress(address)).toBe(true);
   });
 
-  it.each(['93.184.215.14', '8.8.8.8', '172.32.0.1', '2606:4700:4700::1111'])('accepts %s', (address) => {
+  it.each(['93.184.215.14', '8.8.8.8', '172.32.0.1', '2606:4700:4700::1111', '2001:4860:4860::8888'])('accepts %s', (address) => {
     expect(isPrivateAddress(address)).toBe(false);
   });
 });
