@@ -189,6 +189,15 @@ describe('GET /api/integrations/events', () => {
         });
       }
     }
+    // A repeated `from` names no one position: the same 400, not a replay from the start.
+    for (const query of ['?from=1/1&from=1/1', '?from=1/1&from=0', '?from=&from=']) {
+      const odd = await request(server).get(`/api/integrations/events${query}`).set('Authorization', `Bearer ${key}`);
+      expect({ query, status: odd.status, message: odd.body.message }).toEqual({
+        query,
+        status: 400,
+        message: expect.stringMatching(/position/),
+      });
+    }
   });
 
   it('sends heartbeats while idle', async () => {

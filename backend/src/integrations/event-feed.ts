@@ -8,6 +8,10 @@ import { type Audience, toIntegrationEvent } from './integration-events';
 export function startPosition(request: Request): Position {
   const header = request.header('last-event-id');
   const query = request.query.from;
+  // `?from=a&from=b` or `?from[x]=a` names no one position: refused, not read as "from the start".
+  if (query !== undefined && typeof query !== 'string') {
+    throw new BadRequestException({ message: integrationMessages.badPosition } satisfies ApiError);
+  }
   const raw = header !== undefined && header.trim() !== '' ? header.trim() : typeof query === 'string' ? query.trim() : undefined;
   if (raw === undefined || raw === '' || raw === '0') return START;
   try {
@@ -23,7 +27,8 @@ export function startPosition(request: Request): Position {
  * the whole store on every page load would be wasted work that grows with the business.
  */
 export async function screenStartPosition(store: EventStore, request: Request): Promise<Position> {
-  const explicit = request.header('last-event-id')?.trim() || (typeof request.query.from === 'string' && request.query.from.trim());
+  const from = request.query.from;
+  const explicit = request.header('last-event-id')?.trim() || (from !== undefined && (typeof from !== 'string' || from.trim()));
   if (explicit) return startPosition(request);
   return (await store.headPosition()) ?? START;
 }
