@@ -1,5 +1,6 @@
 import {
   BadRequestException,
+  Body,
   Controller,
   Get,
   HttpCode,
@@ -19,6 +20,7 @@ import {
   ticketIdParamSchema,
 } from '@ppr/contracts';
 import { AdminGuard } from '../admin/admin.guard';
+import { NoBodyPipe } from '../auth/no-body.pipe';
 import { toFieldErrors } from '../common/zod-validation.pipe';
 import { EmailLogService } from './email-log.service';
 
@@ -55,7 +57,7 @@ export class EmailLogController {
 
   @Post('email-notifications/:id/resend')
   @HttpCode(200)
-  resend(@Param('id') id: string): Promise<EmailResendResult> {
+  resend(@Param('id') id: string, @Body(new NoBodyPipe()) _body: undefined): Promise<EmailResendResult> {
     return this.emailLog.resend(id);
   }
 }

@@ -164,6 +164,9 @@ describe('ticket emails from the notification saga, over a real SMTP server', ()
     expect(job.attempts).toBe(2);
     await admin.get(`/api/admin/tickets/${ticketId}`).expect(200);
 
+    // The resend takes no body: one is refused, and nothing is sent.
+    const withBody = await admin.post(`/api/admin/email-notifications/${failures[0]!.id}/resend`).send({ x: 1 }).expect(400);
+    expect(withBody.body).toEqual({ message: 'This request takes no body' });
     // Resending while the server still refuses: its answer, clearly.
     const refused = await admin.post(`/api/admin/email-notifications/${failures[0]!.id}/resend`).expect(502);
     expect(refused.body.message).toMatch(/^The email server refused the message: .*Mailbox unavailable/);
