@@ -97,7 +97,8 @@ export class AdminTicketsService {
   async run(ticketId: number, command: TicketCommand, admin: AdminPrincipal, request: Request): Promise<AdminTicket> {
     const context = requestContext(request, { kind: 'admin', id: String(admin.id) });
     const result = await this.commands.execute(new HandleTicketCommand(ticketId, command, context));
-    await this.waitFor(result.position);
+    // A command that changed nothing (the same one sent twice at once) waits for the change it found.
+    await this.waitFor(result.current);
     return this.ticket(ticketId);
   }
 

@@ -24,6 +24,12 @@ export interface CommandResult {
   readonly events: readonly TicketEvent[];
   /** Position of the last appended event; null when the command changed nothing. */
   readonly position: Position | null;
+  /**
+   * Position of the ticket's last event as this result knows it: the last appended one, or, when the command
+   * changed nothing, the last one its decision read (another writer's, maybe not yet on the read side). An
+   * answer read from the read side shows this result once the read side has applied it; null: no stream.
+   */
+  readonly current: Position | null;
 }
 
 /** How often and how patiently a command is retried when another writer changed the ticket first. */
@@ -114,7 +120,7 @@ export class TicketCommandHandler {
     this.retry = retry ?? DEFAULT_RETRY_POLICY;
   }
 
-  async load(ticketId: number): Promise<{ ticket: Ticket; revision: number | null }> {
+  async load(ticketId: number): Promise<{ ticket: Ticket; revision: number | null; position: Position | null }> {
     const recorded = await this.store.readStream(ticketStreamId(ticketId));
     let ticket = ticketDecider.initialState;
     for (const event of recorded) {
@@ -122,7 +128,7 @@ export class TicketCommandHandler {
       if (domainEvent) ticket = ticketDecider.evolve(ticket, domainEvent);
     }
     const last = recorded[recorded.length - 1];
-    return { ticket, revision: last ? last.revision : null };
+    return { ticket, revision: last ? last.revision : null, position: last ? last.position : null };
   }
 
   async execute(ticketId: number, command: TicketCommand, context: RequestContext): Promise<CommandResult> {
@@ -132,7 +138,11 @@ export class TicketCommandHandler {
       // If the stream exists after all (a pre-allocated id used before: an idempotent retry), the append
       // fails and the usual path below loads it, so the decider answers ticket_already_exists.
       try {
-        return await this.decideAndAppend(ticketId, command, context, causationId, { ticket: ticketDecider.initialState, revision: null });
+        return await this.decideAndAppend(ticketId, command, context, causationId, {
+          ticket: ticketDecider.initialState,
+          revision: null,
+          position: null,
+        });
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError)) throw error;
       }
@@ -196,7 +206,13 @@ export class TicketCommandHandler {
     if (JSON.stringify(events) !== JSON.stringify(numbered(provisional, ticketId))) {
       this.logger.error(`Ticket ${ticketId}: the decider's events for its number differ from the ones stored`);
     }
-    return { ticketId, ticket: events.reduce(ticketDecider.evolve, ticketDecider.initialState), events, position: result.position };
+    return {
+      ticketId,
+      ticket: events.reduce(ticketDecider.evolve, ticketDecider.initialState),
+      events,
+      position: result.position,
+      current: result.position,
+    };
   }
 
   /** Decides on the loaded state and appends with its revision (a conflict is the caller's to retry). */
@@ -205,12 +221,12 @@ export class TicketCommandHandler {
     command: TicketCommand,
     context: RequestContext,
     causationId: string,
-    { ticket, revision }: { ticket: Ticket; revision: number | null },
+    { ticket, revision, position }: { ticket: Ticket; revision: number | null; position: Position | null },
   ): Promise<CommandResult> {
     const events = ticketDecider.decide(command, ticket);
-    if (events.length === 0) return { ticket, events, position: null };
+    if (events.length === 0) return { ticket, events, position: null, current: position };
     const result = await this.store.append(ticketStreamId(ticketId), this.toAppend(events, context, causationId), revision ?? 'no_stream');
-    return { ticket: events.reduce(ticketDecider.evolve, ticket), events, position: result.position };
+    return { ticket: events.reduce(ticketDecider.evolve, ticket), events, position: result.position, current: result.position };
   }
 
   /** Events as stored: ids, and metadata stamped with the clock, the actor, the correlation and causation ids. */

@@ -70,13 +70,17 @@ describe('TicketCommandHandler (on the in-memory event store)', () => {
     expect(result.position).toEqual(stored[2]!.position);
   });
 
-  it('answers a command that changes nothing without appending', async () => {
+  it('answers a command that changes nothing without appending, with the position of the change it found', async () => {
     const store = new InterferingStore();
     const handler = new TicketCommandHandler(store, fixedClock('2026-01-01T00:00:00Z'), noRetryDelay);
-    await handler.execute(7, create(7), context);
-    const result = await handler.execute(7, { type: 'ChangeStatus', data: { status: 'pending_payment' } }, context);
-    expect(result).toMatchObject({ events: [], position: null });
-    expect(store.appends).toBe(1);
+    const created = await handler.execute(7, create(7), context);
+    expect(created.current).toEqual(created.position);
+    const changed = await handler.execute(7, { type: 'ChangeStatus', data: { status: 'active' } }, context);
+    // The same command again (a second admin, a second click): nothing new, and what the read side must show.
+    const result = await handler.execute(7, { type: 'ChangeStatus', data: { status: 'active' } }, context);
+    expect(result).toMatchObject({ events: [], position: null, current: changed.position });
+    expect(changed.position).not.toBeNull();
+    expect(store.appends).toBe(2);
   });
 
   it('retries a conflict: decides again on the newer stream and succeeds', async () => {
