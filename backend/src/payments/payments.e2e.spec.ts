@@ -253,6 +253,42 @@ describe('payments through the simulated gateway', () => {
     expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(1);
   });
 
+  it('a webhook that records the payment while the card form asks for an intent again: 409 already paid, the payment stays refundable', async () => {
+    const agent = browser();
+    const ticketId = await newTicket(agent);
+    const { clientSecret, paymentIntentId } = (await agent.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body;
+    const late = loseWebhooks();
+    await agent
+      .post('/api/payments/simulated/confirm')
+      .send({ clientSecret, ...VISA })
+      .expect(200);
+    // The form is opened again (another tab) while the webhook is on its way: it arrives as the server asks the
+    // gateway about the open intent, and records the payment first.
+    const retrieve = gateway.retrievePaymentIntent.bind(gateway);
+    jest.spyOn(gateway, 'retrievePaymentIntent').mockImplementationOnce(async (id) => {
+      const payload = JSON.stringify(late.find((event) => event.type === 'payment_intent.succeeded'));
+      const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: t.app.get<string>(WEBHOOK_SIGNING_SECRET) });
+      await request(t.app.getHttpServer())
+        .post('/api/payments/webhook')
+        .set('Content-Type', 'application/json')
+        .set('Stripe-Signature', signature)
+        .send(payload)
+        .expect(200, { received: true, outcome: 'recorded' });
+      return retrieve(id);
+    });
+    await agent
+      .post('/api/create-payment-intent')
+      .send({ ticketId })
+      .expect(409, { message: 'The diagnostic fee for this ticket is already paid' });
+    const { rows } = await t.db.pool.query<{ id: string; outcome: string | null }>(
+      'SELECT id, outcome FROM payment_intents WHERE ticket_id = $1',
+      [ticketId],
+    );
+    expect(rows).toEqual([{ id: paymentIntentId, outcome: 'recorded' }]);
+    const admin = { actor: { kind: 'admin', id: '1' }, correlationId: 'refund-after-race' } as const;
+    await expect(t.app.get(TicketPaymentsService).refundTicket(ticketId, null, admin)).resolves.toMatchObject({ status: 'refunded' });
+  });
+
   it("the browser's word alone is not enough: an unpaid or unknown intent is refused and nothing is written", async () => {
     const agent = browser();
     const ticketId = await newTicket(agent);

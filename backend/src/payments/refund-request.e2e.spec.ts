@@ -140,7 +140,12 @@ describe('refund requests outlive the process that asked', () => {
     expect(byAdmin.data).toMatchObject({ reason: 'Duplicate request' });
   });
   /** An admin's payment override, as PATCH /api/admin/tickets/:id/payment sends it. */
-  async function override(t: TestApp, ticketId: number, stripePaymentIntentId: string | null, paymentStatus: 'pending' | 'completed') {
+  async function override(
+    t: TestApp,
+    ticketId: number,
+    stripePaymentIntentId: string | null,
+    paymentStatus: 'pending' | 'completed' | 'refunded',
+  ) {
     const { position } = await t.app
       .get(CommandBus)
       .execute(
@@ -180,5 +185,38 @@ describe('refund requests outlive the process that asked', () => {
     await expect(again).rejects.toThrow(TicketDomainError);
     await expect(again).rejects.toMatchObject({ code: 'already_refunded', message: 'This payment was already refunded' });
     await refundEvent(t, ticketId);
+  });
+
+  it('gives back at the gateway a payment an override only shows as refunded; asked again, the gateway is not asked twice', async () => {
+    const t = await open();
+    const payments = t.app.get(TicketPaymentsService);
+    const gateway = t.app.get<PaymentGateway>(PAYMENT_GATEWAY);
+    const asked = jest.spyOn(gateway, 'refund');
+    // The override keeps the payment's intent, or clears it: either way the gateway still holds the money.
+    for (const shownIntent of ['kept', 'cleared'] as const) {
+      asked.mockClear();
+      const { ticketId, intentId } = await paidTicket(t);
+      await override(t, ticketId, shownIntent === 'kept' ? intentId : null, 'refunded');
+      await expect(payments.refundTicket(ticketId, 'Refund promised on the phone', ADMIN)).resolves.toMatchObject({ status: 'refunded' });
+      expect(asked).toHaveBeenCalledTimes(1);
+      expect(asked.mock.calls[0]![0]).toMatchObject({ paymentIntentId: intentId });
+      expect((await refundEvent(t, ticketId)).data).toMatchObject({ paymentIntentId: intentId, amountCents: 4900 });
+
+      await expect(payments.refundTicket(ticketId, 'Refund promised on the phone', ADMIN)).resolves.toMatchObject({ status: 'refunded' });
+      expect(asked).toHaveBeenCalledTimes(1);
+      await refundEvent(t, ticketId);
+    }
+    asked.mockRestore();
+  });
+
+  it('answers refunded for an override on a ticket the gateway holds nothing for, without asking it', async () => {
+    const t = await open();
+    const agent = request.agent(t.app.getHttpServer()).set('X-Requested-With', 'XMLHttpRequest');
+    const ticketId = (await agent.post('/api/support-request').send(ticketData).expect(201)).body.id as number;
+    await override(t, ticketId, 'pi_paid_by_cheque', 'refunded');
+    const asked = jest.spyOn(t.app.get<PaymentGateway>(PAYMENT_GATEWAY), 'refund');
+    await expect(t.app.get(TicketPaymentsService).refundTicket(ticketId, null, ADMIN)).resolves.toMatchObject({ status: 'refunded' });
+    expect(asked).not.toHaveBeenCalled();
+    asked.mockRestore();
   });
 });

@@ -31,6 +31,7 @@ import { ReadYourWrites } from '../projections/read-your-writes';
 import { CreateTicketCommand } from '../tickets/commands/create-ticket.command';
 import { HandleTicketCommand } from '../tickets/commands/handle-ticket.command';
 import { GetTicketDetailQuery } from '../tickets/queries/customer-ticket.queries';
+import { GetTicketGatewayPaymentsQuery } from '../tickets/queries/gateway-payments.query';
 import { TicketDomainError } from '../tickets/ticket-errors';
 import {
   type GatewayPaymentIntent,
@@ -106,10 +107,20 @@ function refused(status: HttpStatus, message: string): HttpException {
 
 export type RecordOutcome =
   | { readonly kind: 'recorded'; readonly position: Position | null }
-  | { readonly kind: 'unchanged' }
+  /** Recorded before (a retried webhook, a webhook that came first); `current` is the ticket's last event then. */
+  | { readonly kind: 'unchanged'; readonly current: Position | null }
   /** A paid pre-ticket fee that no ticket has claimed yet: recorded when a ticket claims it. */
   | { readonly kind: 'unclaimed' }
   | { readonly kind: 'refused'; readonly reason: string };
+
+const nothingToRefund = (): TicketDomainError =>
+  new TicketDomainError('nothing_to_refund', 'No payment made through the gateway is recorded for this ticket; there is nothing to refund');
+
+/** Where the read side shows an outcome: the recorded payment's event, or the ticket's last event when it was recorded before. */
+function shownAt(outcome: RecordOutcome): Position | null {
+  if (outcome.kind === 'recorded') return outcome.position;
+  return outcome.kind === 'unchanged' ? outcome.current : null;
+}
 
 /**
  * The payment rules between the gateway and the tickets: intents for a ticket (one open at a time, reused),
@@ -212,8 +223,9 @@ export class TicketPaymentsService {
       if (current?.status === 'succeeded') {
         // Paid, but the webhook has not arrived (or was lost): record it now from the gateway's own answer.
         const outcome = await this.recordFromGateway(current, requestContext(request, GATEWAY_ACTOR));
-        if (outcome.kind === 'recorded') {
-          await this.readYourWrites.waitFor(['tickets'], outcome.position);
+        // Recorded now, or just before by its webhook: either way the fee is paid, and the intent stays settled as recorded.
+        if (outcome.kind === 'recorded' || outcome.kind === 'unchanged') {
+          await this.readYourWrites.waitFor(['tickets'], shownAt(outcome));
           throw new TicketDomainError('fee_already_paid', 'The diagnostic fee for this ticket is already paid');
         }
       }
@@ -316,13 +328,12 @@ export class TicketPaymentsService {
         const result = await this.commands.execute(
           new HandleTicketCommand(ticket.id, { type: 'WaiveFee', data: { kind: 'free_diagnostic', notes: FREE_DIAGNOSTIC_NOTE } }, context),
         );
-        position = result.position;
+        position = result.current;
       }
     } else if (input.paymentIntentId) {
       const intent = await this.verifiedIntent(input.paymentIntentId);
       await this.assertIntentBelongsTo(intent, ticket.id, request);
-      const outcome = await this.recordVerifiedPayment(ticket.id, intent, context, { throwDomainErrors: true });
-      if (outcome.kind === 'recorded') position = outcome.position;
+      position = shownAt(await this.recordVerifiedPayment(ticket.id, intent, context, { throwDomainErrors: true }));
     } else {
       throw new BadRequestException({ message: paymentMessages.paymentOrWaiverRequired } satisfies ApiError);
     }
@@ -383,7 +394,7 @@ export class TicketPaymentsService {
         // same browser only (the one its grants cookie names). The payment is recorded again (a no-op when it already was).
         if (!(await this.grants.allows(request, record.ticketId))) throw refused(HttpStatus.CONFLICT, paymentMessages.paymentAlreadyUsed);
         const outcome = await this.recordVerifiedPayment(record.ticketId, intent, context, { throwDomainErrors: true });
-        await this.readYourWrites.waitFor(['tickets'], outcome.kind === 'recorded' ? outcome.position : null);
+        await this.readYourWrites.waitFor(['tickets'], shownAt(outcome));
         return { id: record.ticketId };
       }
       // Unclaimed: only the browser that paid it may spend it; to any other it is unknown.
@@ -413,7 +424,7 @@ export class TicketPaymentsService {
     await this.grants.grant(request, ticketId);
     if (intent) {
       const outcome = await this.recordVerifiedPayment(ticketId, intent, context, { throwDomainErrors: true });
-      if (outcome.kind === 'recorded' && outcome.position) position = outcome.position;
+      position = shownAt(outcome) ?? position;
     }
     await this.readYourWrites.waitFor(['tickets'], position);
     return { id: ticketId };
@@ -476,7 +487,7 @@ export class TicketPaymentsService {
       const now = this.clock.now();
       await recordIntent(this.pool, this.gateway.kind, intent, ticketId, now);
       await settleIntent(this.pool, intent.id, intent.status, 'recorded', now);
-      return result.events.length > 0 ? { kind: 'recorded', position: result.position } : { kind: 'unchanged' };
+      return result.events.length > 0 ? { kind: 'recorded', position: result.position } : { kind: 'unchanged', current: result.current };
     } catch (error) {
       if (!(error instanceof TicketDomainError)) throw error;
       await settleIntent(this.pool, intent.id, intent.status, `refused: ${error.code}`, this.clock.now());
@@ -590,18 +601,24 @@ export class TicketPaymentsService {
     reason: string | null,
     context: RequestContext,
   ): Promise<{ status: 'refunded' | 'pending'; position: Position | null }> {
-    const ticket = await this.queries.execute(new GetTicketDetailQuery(ticketId));
-    if (!ticket) throw new TicketDomainError('ticket_not_found', TICKET_NOT_FOUND);
-    if (ticket.paymentStatus === 'refunded') return { status: 'refunded', position: null };
-    const intentId = ticket.paymentStatus === 'completed' ? ticket.stripePaymentIntentId : null;
-    // Only a payment the gateway made (our record says it was recorded from the gateway), not an admin's entry.
-    const record = intentId ? await findIntent(this.pool, intentId) : null;
-    if (!intentId || record?.outcome !== 'recorded' || record.ticketId !== ticketId) {
-      throw new TicketDomainError(
-        'nothing_to_refund',
-        'No payment made through the gateway is recorded for this ticket; there is nothing to refund',
-      );
+    // The money as the ticket's events record it: an admin's override changes what the ticket shows (it may
+    // say refunded), not what the gateway holds.
+    const money = await this.queries.execute(new GetTicketGatewayPaymentsQuery(ticketId));
+    if (!money) throw new TicketDomainError('ticket_not_found', TICKET_NOT_FOUND);
+    const held = money.payments.filter((payment) => !payment.refunded);
+    // The payment the ticket shows, or else the last one the gateway still holds for it.
+    const target = held.find((payment) => payment.paymentIntentId === money.shownPaymentIntentId) ?? held.at(-1);
+    if (!target) {
+      if (money.status === 'refunded') return { status: 'refunded', position: money.position };
+      if (money.payments.some((payment) => payment.paymentIntentId === money.shownPaymentIntentId)) {
+        throw new TicketDomainError('already_refunded', 'This payment was already refunded');
+      }
+      throw nothingToRefund();
     }
+    const intentId = target.paymentIntentId;
+    // Only a payment the gateway made (our record says it was recorded from the gateway), not an admin's entry.
+    const record = await findIntent(this.pool, intentId);
+    if (record?.outcome !== 'recorded' || record.ticketId !== ticketId) throw nothingToRefund();
     // Who asks and why, before the gateway is asked: its webhook may record the refund first, on any instance.
     const requestedAt = this.clock.now();
     await recordRefundRequest(this.pool, intentId, context, reason, requestedAt);
@@ -615,13 +632,14 @@ export class TicketPaymentsService {
         const result = await this.commands.execute(
           new HandleTicketCommand(ticketId, { type: 'RefundPayment', data: { paymentIntentId: intentId, reason } }, context),
         );
-        return { status: 'refunded', position: result.position };
+        return { status: 'refunded', position: result.current };
       }
       if (error instanceof PaymentGatewayRequestError && REFUND_UNDER_WAY.has(error.code ?? '')) {
         // Another request got there first (a second click, another admin): the refund is made or under way,
         // and its webhook records it.
-        const now = await this.queries.execute(new GetTicketDetailQuery(ticketId));
-        return { status: now?.paymentStatus === 'refunded' ? 'refunded' : 'pending', position: null };
+        const now = await this.queries.execute(new GetTicketGatewayPaymentsQuery(ticketId));
+        const done = now?.payments.some((payment) => payment.paymentIntentId === intentId && payment.refunded) ?? false;
+        return { status: done ? 'refunded' : 'pending', position: now?.position ?? null };
       }
       // Refused: no refund was made, and one made later in the gateway's dashboard is not this admin's act.
       // Unreachable: it may have been made, and its webhook is still theirs.
@@ -632,7 +650,7 @@ export class TicketPaymentsService {
     const result = await this.commands.execute(
       new HandleTicketCommand(ticketId, { type: 'RefundPayment', data: { paymentIntentId: intentId, reason } }, context),
     );
-    return { status: 'refunded', position: result.position };
+    return { status: 'refunded', position: result.current };
   }
 
   /**

@@ -9,6 +9,7 @@ import { CreateTicketHandler } from './commands/create-ticket.handler';
 import { HandleTicketHandler } from './commands/handle-ticket.handler';
 import { LinkGuestTicketsHandler } from './commands/link-guest-tickets.handler';
 import { FindGuestTicketsByEmailHandler, GetTicketDetailHandler, ListCustomerTicketsHandler } from './queries/customer-ticket.handlers';
+import { GetTicketGatewayPaymentsHandler } from './queries/gateway-payments.handler';
 import { GetTicketSummaryHandler } from './queries/get-ticket-summary.handler';
 import { TicketCommandHandler } from './ticket-command.handler';
 import { TicketsController } from './tickets.controller';
@@ -30,6 +31,7 @@ import { TicketsController } from './tickets.controller';
     ListCustomerTicketsHandler,
     GetTicketDetailHandler,
     FindGuestTicketsByEmailHandler,
+    GetTicketGatewayPaymentsHandler,
   ],
 })
 export class TicketsModule {}
