@@ -115,11 +115,22 @@ export async function listAdminTicketRows(
     const ids = await idLists.ids(key, async () => (await queries.allIds.execute()).map((row) => row.id));
     return { rows: await rowsInOrder(db, [...ids.subarray(queries.offset, queries.offset + query.limit)]), total: ids.length };
   }
-  const count = async (): Promise<number> => Number((await queries.count.executeTakeFirstOrThrow()).total);
-  const total =
-    counts && !query.response ? await counts.total(JSON.stringify([query.status ?? null, query.search ?? null]), count) : await count();
-  if (queries.offset >= total) return { rows: [], total };
-  return { rows: await queries.page.execute(), total };
+  // The total and the page from one snapshot: a batch of the projection committed between two statements
+  // would otherwise make them disagree (a total of 10 beside 11 rows). Read only, so it holds no lock.
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(async (snapshot) => {
+      const inSnapshot = adminTicketQueries(snapshot, query, now);
+      const count = async (): Promise<number> => Number((await inSnapshot.count.executeTakeFirstOrThrow()).total);
+      const total =
+        counts && !query.response
+          ? await counts.total(JSON.stringify([query.status ?? null, query.search ?? null]), count, snapshot)
+          : await count();
+      if (inSnapshot.offset >= total) return { rows: [], total };
+      return { rows: await inSnapshot.page.execute(), total };
+    });
 }
 
 /** The rows of these ids, in this order. */

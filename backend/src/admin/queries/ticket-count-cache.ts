@@ -33,8 +33,9 @@ export class TicketCountCache {
 
   constructor(private readonly db: Kysely<ReadDatabase>) {}
 
-  async total(key: string, count: () => Promise<number>): Promise<number> {
-    const version = await ticketTableVersion(this.db);
+  /** `db`: where to read the version, the same snapshot `count` reads in (the cache's own database by default). */
+  async total(key: string, count: () => Promise<number>, db: Kysely<ReadDatabase> = this.db): Promise<number> {
+    const version = await ticketTableVersion(db);
     const cached = this.entries.get(key);
     if (version !== null && cached?.version === version) return cached.total;
     const total = await count();
