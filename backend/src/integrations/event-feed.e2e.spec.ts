@@ -198,6 +198,20 @@ describe('GET /api/integrations/events', () => {
         message: expect.stringMatching(/position/),
       });
     }
+    // Any other name (a misspelling, brackets) is refused, not ignored: the feed would start elsewhere.
+    for (const [query, name] of [
+      ['?From=1/1', 'From'],
+      ['?from[]=1/1', 'from[]'],
+      ['?from%5Bx%5D=1/1', 'from[x]'],
+      ['?from=0&since=1/1', 'since'],
+    ] as const) {
+      const unknown = await request(server).get(`/api/integrations/events${query}`).set('Authorization', `Bearer ${key}`);
+      expect({ query, status: unknown.status, body: unknown.body }).toEqual({
+        query,
+        status: 400,
+        body: { message: `Unknown field "${name}"`, errors: [{ path: name, message: `Unknown field "${name}"` }] },
+      });
+    }
   });
 
   it('sends heartbeats while idle', async () => {
@@ -297,6 +311,9 @@ describe('admin keys and the admin feed', () => {
     connection.close();
     expect(ids(connection)).toEqual(expected.map((event) => event.position));
     expect(connection.events.map((message) => message.data).join('\n')).toContain(EMAIL);
+    // The screen's feed refuses a parameter it does not know, as the integrations feed does.
+    const unknown = await request(t.app.getHttpServer()).get('/api/admin/events?from[]=0').set('Cookie', cookie);
+    expect({ status: unknown.status, message: unknown.body.message }).toEqual({ status: 400, message: 'Unknown field "from[]"' });
   });
 });
 

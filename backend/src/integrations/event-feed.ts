@@ -4,8 +4,21 @@ import type { Request, Response } from 'express';
 import { type EventStore, parsePosition, type Position, type RecordedEvent, START } from '../event-store/event-store.port';
 import { type Audience, toIntegrationEvent } from './integration-events';
 
+/**
+ * A feed's query names `from` and nothing else: a misspelt or bracketed name (`?From=`, `?from[]=`, Express's
+ * simple parser keeps `from[]` as a name of its own) would otherwise be ignored, and the feed replayed from
+ * the start or the head instead of where the client asked.
+ */
+function refuseUnknownParameters(request: Request): void {
+  const unknown = Object.keys(request.query).filter((name) => name !== 'from');
+  if (unknown.length === 0) return;
+  const errors = unknown.map((name) => ({ path: name, message: `Unknown field "${name}"` }));
+  throw new BadRequestException({ message: errors.map((error) => error.message).join('; '), errors } satisfies ApiError);
+}
+
 /** Where a client resumes: `Last-Event-ID` (a reconnect) wins over `?from=` (the first connection's). */
 export function startPosition(request: Request): Position {
+  refuseUnknownParameters(request);
   const header = request.header('last-event-id');
   const query = request.query.from;
   // `?from=a&from=b` or `?from[x]=a` names no one position: refused, not read as "from the start".
@@ -27,6 +40,7 @@ export function startPosition(request: Request): Position {
  * the whole store on every page load would be wasted work that grows with the business.
  */
 export async function screenStartPosition(store: EventStore, request: Request): Promise<Position> {
+  refuseUnknownParameters(request);
   const from = request.query.from;
   const explicit = request.header('last-event-id')?.trim() || (from !== undefined && (typeof from !== 'string' || from.trim()));
   if (explicit) return startPosition(request);
