@@ -59,8 +59,7 @@ const backendPublicFiles = {
     'session-store.ts',
     // The tickets a browser submitted as a guest (a signed cookie), for tickets and payments.
     'ticket-grants.ts',
-    // The helpers every session endpoint uses: body-less requests, the session cookie, the client address key.
-    'no-body.pipe.ts',
+    // The helpers every session endpoint uses: the session cookie, the client address key.
     'http-security.ts',
     'public-form-limit.ts',
     // The login flow customers and admins share.

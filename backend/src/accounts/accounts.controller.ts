@@ -17,7 +17,7 @@ import {
 } from '@ppr/contracts';
 import type { Request, Response } from 'express';
 import { ZodBodyPipe } from '../common/zod-validation.pipe';
-import { NoBodyPipe } from '../auth/no-body.pipe';
+import { NoBodyPipe } from '../common/no-body.pipe';
 import { PassportService } from '../auth/passport.service';
 import { PasswordSessions } from '../auth/password-login';
 import { type CustomerPrincipal, CustomerGuard, currentCustomer, requireCustomer } from '../auth/principal';

@@ -2,7 +2,7 @@ import { Body, Controller, ForbiddenException, Get, HttpCode, NotFoundException,
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { accountMessages, type ApiError, type LinkTicketsResponse, type TicketDetail } from '@ppr/contracts';
 import type { Request } from 'express';
-import { NoBodyPipe } from '../auth/no-body.pipe';
+import { NoBodyPipe } from '../common/no-body.pipe';
 import { CustomerGuard, requireCustomer } from '../auth/principal';
 import { requestContext } from '../common/request-context';
 import { ReadYourWrites } from '../projections/read-your-writes';

@@ -28,7 +28,7 @@ import {
   type MessageResponse,
 } from '@ppr/contracts';
 import type { Request, Response } from 'express';
-import { NoBodyPipe } from '../auth/no-body.pipe';
+import { NoBodyPipe } from '../common/no-body.pipe';
 import { PassportService } from '../auth/passport.service';
 import { PasswordSessions } from '../auth/password-login';
 import { RateLimiter } from '../auth/rate-limiter';

@@ -22,10 +22,9 @@ import {
   ticketIdParamSchema,
 } from '@ppr/contracts';
 import type { Request } from 'express';
-import { ZodBodyPipe } from '../common/zod-validation.pipe';
+import { OptionalZodBodyPipe, ZodBodyPipe } from '../common/zod-validation.pipe';
 import { AdminTicketsService, TICKET_NOT_FOUND } from './admin-tickets.service';
 import { AdminGuard, requireAdmin } from './admin.guard';
-import { OptionalBodyPipe } from './optional-body.pipe';
 import { ZodQueryPipe } from '../common/zod-query.pipe';
 
 /** A ticket id from a path: anything that is not a ticket number is the same 404 as an unknown ticket. */
@@ -73,7 +72,7 @@ export class AdminTicketsController {
   @HttpCode(200)
   markZeroCost(
     @Param('id') id: string,
-    @Body(new OptionalBodyPipe(adminWaiveFeeSchema)) body: AdminWaiveFee,
+    @Body(new OptionalZodBodyPipe(adminWaiveFeeSchema)) body: AdminWaiveFee,
     @Req() request: Request,
   ): Promise<AdminTicket> {
     const command = { type: 'WaiveFee', data: { kind: 'zero_cost', notes: body.paymentNotes ?? null } } as const;
@@ -84,7 +83,7 @@ export class AdminTicketsController {
   @HttpCode(200)
   markFreeDiagnostic(
     @Param('id') id: string,
-    @Body(new OptionalBodyPipe(adminWaiveFeeSchema)) body: AdminWaiveFee,
+    @Body(new OptionalZodBodyPipe(adminWaiveFeeSchema)) body: AdminWaiveFee,
     @Req() request: Request,
   ): Promise<AdminTicket> {
     const command = { type: 'WaiveFee', data: { kind: 'free_diagnostic', notes: body.paymentNotes ?? null } } as const;
@@ -123,7 +122,7 @@ export class AdminTicketsController {
   @HttpCode(200)
   refund(
     @Param('id') id: string,
-    @Body(new OptionalBodyPipe(adminRefundSchema)) body: AdminRefund,
+    @Body(new OptionalZodBodyPipe(adminRefundSchema)) body: AdminRefund,
     @Req() request: Request,
   ): Promise<AdminRefundResult> {
     return this.tickets.refund(ticketId(id), body.reason ?? null, requireAdmin(request), request);

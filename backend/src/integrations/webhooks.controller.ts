@@ -24,7 +24,7 @@ import {
   type WebhookEndpoint,
 } from '@ppr/contracts';
 import { AdminGuard } from '../admin/admin.guard';
-import { NoBodyPipe } from '../auth/no-body.pipe';
+import { NoBodyPipe } from '../common/no-body.pipe';
 import { ZodBodyPipe } from '../common/zod-validation.pipe';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';

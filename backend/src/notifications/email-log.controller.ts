@@ -20,7 +20,7 @@ import {
   ticketIdParamSchema,
 } from '@ppr/contracts';
 import { AdminGuard } from '../admin/admin.guard';
-import { NoBodyPipe } from '../auth/no-body.pipe';
+import { NoBodyPipe } from '../common/no-body.pipe';
 import { toFieldErrors } from '../common/zod-validation.pipe';
 import { EmailLogService } from './email-log.service';
 

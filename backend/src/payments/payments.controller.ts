@@ -15,7 +15,7 @@ import {
   updateTicketPaymentSchema,
 } from '@ppr/contracts';
 import type { Request, Response } from 'express';
-import { EmptyBodyPipe } from './empty-body.pipe';
+import { NoBodyPipe } from '../common/no-body.pipe';
 import { ZodBodyPipe } from '../common/zod-validation.pipe';
 import { PaymentErrorsFilter } from './payment-errors.filter';
 import { TicketPaymentsService } from './ticket-payments.service';
@@ -37,7 +37,7 @@ export class PaymentsController {
 
   @Post('create-diagnostic-fee-payment')
   @HttpCode(200)
-  createDiagnosticFeePayment(@Body(new EmptyBodyPipe()) _body: undefined, @Req() request: Request): Promise<PaymentSetupResponse> {
+  createDiagnosticFeePayment(@Body(new NoBodyPipe()) _body: undefined, @Req() request: Request): Promise<PaymentSetupResponse> {
     return this.payments.preTicketIntent(request);
   }
 
