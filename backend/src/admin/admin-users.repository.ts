@@ -70,6 +70,12 @@ export async function findAdminById(pool: Pool, id: number): Promise<AdminRow | 
   return rows[0] ?? null;
 }
 
+/** Every admin account, oldest first (the operator's list, `npm run admins -- list`). */
+export async function listAdmins(pool: Pool): Promise<AdminRow[]> {
+  const { rows } = await pool.query<AdminRow>(`SELECT ${COLUMNS} FROM admin_users ORDER BY id`);
+  return rows;
+}
+
 export async function findAdminByUsername(pool: Pool, username: string): Promise<AdminRow | null> {
   const { rows } = await pool.query<AdminRow>(`SELECT ${COLUMNS} FROM admin_users WHERE lower(username) = lower($1)`, [username]);
   return rows[0] ?? null;

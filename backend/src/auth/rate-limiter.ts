@@ -115,6 +115,21 @@ export class RateLimiter {
     return hitThenResult(rows[0]!, first, second);
   }
 
+  /**
+   * The key's count in its current window and when that window ends, or null when no window is open: for
+   * reports (an operator's list of locked accounts), never as a gate (see the class comment). The window is
+   * `hit`'s: it has ended once `windowSeconds` have passed since its start.
+   */
+  async peek(key: string, windowSeconds: number): Promise<{ readonly hits: number; readonly windowEndsAt: Date } | null> {
+    const { rows } = await this.db.pool.query<{ hits: number; ends: Date }>(
+      `SELECT hits, window_start + make_interval(secs => $2) AS ends FROM rate_limits
+        WHERE key = $1 AND window_start > now() - make_interval(secs => $2)`,
+      [key, windowSeconds],
+    );
+    const row = rows[0];
+    return row ? { hits: row.hits, windowEndsAt: row.ends } : null;
+  }
+
   /** Forgets the key's count (a successful login clears its failures). */
   async reset(key: string): Promise<void> {
     await this.db.pool.query('DELETE FROM rate_limits WHERE key = $1', [key]);
