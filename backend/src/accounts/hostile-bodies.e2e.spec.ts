@@ -4,7 +4,7 @@ import { MALFORMED_PATH_MESSAGE } from '../api-exception.filter';
 import request from 'supertest';
 import { browser, count, lastEmail, newCustomer, tokenIn, VERIFY_LINK, verifiedCustomer, type Agent } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
-import { INVALID_UTF8_BODY, UNREADABLE_COMPRESSED_BODY } from '../common/json-body';
+import { INVALID_UTF8_BODY, UNREADABLE_COMPRESSED_BODY, UNSUPPORTED_BODY } from '../common/json-body';
 import { JSON_OBJECT_REQUIRED } from '../common/zod-validation.pipe';
 import { UnsubscribeService } from '../unsubscribe/unsubscribe.service';
 
@@ -230,6 +230,26 @@ describe('malformed and hostile bodies', () => {
         expect(response.body).toEqual({ message: 'This request takes no body' });
       });
     }
+  });
+
+  describe.each([...endpoints.map((e) => e.path), ...bodyless])('%s with a body that is not JSON', (path) => {
+    // The verification page's form is the one form body the API reads (urlencoded, on that path only).
+    const kinds: [string, string, string][] = [
+      ['text/plain', 'text/plain', JSON.stringify(endpoints.find((e) => e.path === path)?.valid() ?? { anything: 1 })],
+      [
+        'multipart',
+        'multipart/form-data; boundary=x',
+        '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na@example.com\r\n--x--\r\n',
+      ],
+      ['an unknown type', 'application/octet-stream', 'bytes'],
+      ...(path === '/api/customer/verify-email'
+        ? []
+        : ([['a form', 'application/x-www-form-urlencoded', 'email=a%40example.com']] as [string, string, string][])),
+    ];
+    it.each(kinds)('refuses %s with a 415, not as if no body was sent', async (_kind, type, body) => {
+      const response = await refused(() => agent.post(path).set('Content-Type', type).send(body), 415);
+      expect(response.body).toEqual({ message: UNSUPPORTED_BODY });
+    });
   });
 
   describe.each([...endpoints.map((e) => e.path), ...bodyless, '/api/unsubscribe/one-click/unknown-token'])(

@@ -150,6 +150,14 @@ describe('admin ticket commands: each answers the ticket as the list shows it, 4
         .post(`/api/admin/tickets/${id}/mark-free-diagnostic`)
         .send({ paymentNotes: 'x'.repeat(501) })
         .expect(400);
+      // Notes sent as text are not read: a 415, not the default note on a ticket that is unpaid again.
+      const unpaid = (await newTicket()).id;
+      await admin
+        .post(`/api/admin/tickets/${unpaid}/mark-free-diagnostic`)
+        .set('Content-Type', 'text/plain')
+        .send(JSON.stringify({ paymentNotes: 'Waived by the owner' }))
+        .expect(415, { message: 'The request body must be JSON (Content-Type: application/json)' });
+      expect((await events(unpaid)).map((event) => event.type)).toEqual(['TicketCreated']);
       await guarded('post', `/api/admin/tickets/${id}/mark-free-diagnostic`, {});
     });
   });

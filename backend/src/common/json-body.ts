@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { HttpException, HttpStatus } from '@nestjs/common';
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { JSON_OBJECT_REQUIRED } from './zod-validation.pipe';
 
 interface BodyParserError {
@@ -74,8 +74,43 @@ export const bodyParserErrors: ErrorRequestHandler = (error: BodyParserError, re
   next(new HttpException({ message }, error.status === HttpStatus.PAYLOAD_TOO_LARGE ? error.status : HttpStatus.BAD_REQUEST));
 };
 
+export const UNSUPPORTED_BODY = 'The request body must be JSON (Content-Type: application/json)';
+
+const METHODS_WITH_BODIES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The one endpoint that is sent a body it does not read: the RFC 8058 one-click unsubscribe, which mail
+ * providers post as a form (`List-Unsubscribe=One-Click`); the token in its path is all it needs.
+ */
+const UNREAD_BODY_PATHS: readonly RegExp[] = [/^\/api\/unsubscribe\/one-click\/[^/]+\/?$/i];
+
+/** The request says it carries bytes: a Content-Length above 0, or a chunked (or otherwise encoded) transfer. */
+function announcesBody(request: Request): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) > 0);
+}
+
+/**
+ * After the parsers: a body none of them read (text/plain, a form, multipart, no Content-Type) is a 415, not
+ * a request handled as if it had no body. Endpoints whose body is optional would otherwise act on their
+ * defaults (the campaign cancel without the campaign it names, a refund without its reason) and body-less
+ * ones would answer 2xx to what they never read.
+ */
+export const refuseUnreadBody: RequestHandler = (request, _response, next) => {
+  if (
+    request.body !== undefined ||
+    !METHODS_WITH_BODIES.has(request.method) ||
+    !announcesBody(request) ||
+    UNREAD_BODY_PATHS.some((path) => path.test(request.path))
+  ) {
+    next();
+    return;
+  }
+  next(new HttpException({ message: UNSUPPORTED_BODY }, HttpStatus.UNSUPPORTED_MEDIA_TYPE));
+};
+
 /** The JSON body parser, with its failures turned into the API's own 4xx messages. */
-export function jsonBody(limitBytes: number): [RequestHandler, ErrorRequestHandler] {
+export function jsonBody(limitBytes: number): [RequestHandler, ErrorRequestHandler, RequestHandler] {
   // inflate: gzip, deflate and br bodies are read (the limit counts the inflated bytes); anything else is a 415.
   // A UTF-8 body must be UTF-8: bytes that are not would be read as U+FFFD and stored as such, garbling the
   // field instead of telling the sender (a client sending Latin-1 without saying so, or a fuzzer).
@@ -89,5 +124,5 @@ export function jsonBody(limitBytes: number): [RequestHandler, ErrorRequestHandl
       }
     },
   });
-  return [parse, bodyParserErrors];
+  return [parse, bodyParserErrors, refuseUnreadBody];
 }
