@@ -156,7 +156,7 @@ describe('admin ticket commands: each answers the ticket as the list shows it, 4
         .post(`/api/admin/tickets/${unpaid}/mark-free-diagnostic`)
         .set('Content-Type', 'text/plain')
         .send(JSON.stringify({ paymentNotes: 'Waived by the owner' }))
-        .expect(415, { message: 'The request body must be JSON (Content-Type: application/json)' });
+        .expect(415, { message: 'The request body must be a JSON object, sent with Content-Type: application/json' });
       expect((await events(unpaid)).map((event) => event.type)).toEqual(['TicketCreated']);
       await guarded('post', `/api/admin/tickets/${id}/mark-free-diagnostic`, {});
     });

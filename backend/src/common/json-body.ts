@@ -74,8 +74,6 @@ export const bodyParserErrors: ErrorRequestHandler = (error: BodyParserError, re
   next(new HttpException({ message }, error.status === HttpStatus.PAYLOAD_TOO_LARGE ? error.status : HttpStatus.BAD_REQUEST));
 };
 
-export const UNSUPPORTED_BODY = 'The request body must be JSON (Content-Type: application/json)';
-
 const METHODS_WITH_BODIES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -106,7 +104,7 @@ export const refuseUnreadBody: RequestHandler = (request, _response, next) => {
     next();
     return;
   }
-  next(new HttpException({ message: UNSUPPORTED_BODY }, HttpStatus.UNSUPPORTED_MEDIA_TYPE));
+  next(new HttpException({ message: JSON_OBJECT_REQUIRED }, HttpStatus.UNSUPPORTED_MEDIA_TYPE));
 };
 
 /** The JSON body parser, with its failures turned into the API's own 4xx messages. */

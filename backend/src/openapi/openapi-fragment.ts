@@ -23,7 +23,8 @@ export const SHARED_RESPONSES = {
     description:
       'Invalid body: `message` (the messages joined) and one `errors` entry (`path`, `message`) per field, with the messages of the ' +
       'contracts schema. Also: a body that is not a JSON object, not valid JSON, not UTF-8, holds NUL or unpaired surrogate characters, or ' +
-      '(endpoints that take none) any body at all ("This request takes no body").',
+      '(endpoints that take none) any body at all ("This request takes no body"). A body in another type than application/json ' +
+      '(text/plain, a form, multipart, none named) is a 415 with the words of a body that is not a JSON object.',
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiError' } } },
   },
   Forbidden: {

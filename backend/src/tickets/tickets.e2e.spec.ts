@@ -195,10 +195,11 @@ describe('support request and ticket endpoints', () => {
         const response = await http().post('/api/support-request').set('Content-Type', 'application/json').send(body).expect(400);
         expect(response.body.message).toMatch(/JSON object|not valid JSON/);
       }
-      const noJson = await http().post('/api/support-request').send('businessName=x').expect(400);
+      // Not JSON at all (a form, text): 415 Unsupported Media Type, with the same words.
+      const noJson = await http().post('/api/support-request').send('businessName=x').expect(415);
       expect(noJson.body).toEqual({ message: JSON_OBJECT_REQUIRED });
       // JSON text sent as text/plain (how a form on another site could post without a preflight) is not read.
-      const asText = await http().post('/api/support-request').set('Content-Type', 'text/plain').send(JSON.stringify(valid)).expect(400);
+      const asText = await http().post('/api/support-request').set('Content-Type', 'text/plain').send(JSON.stringify(valid)).expect(415);
       expect(asText.body).toEqual({ message: JSON_OBJECT_REQUIRED });
     });
 
