@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PAYMENT_DISPLAYS, ticketDetailSchema } from './api';
 import { PAYMENT_STATUSES, TICKET_STATUSES } from './constants';
 import { ACTOR_KINDS } from './events';
+import { oneLine } from './forms';
 
 /**
  * The admin API (SPEC section 7, second table, without the email and marketing endpoints): request bodies,
@@ -267,7 +268,12 @@ export type Engineer = z.infer<typeof engineerSchema>;
 
 /** POST /api/admin/engineers. */
 export const createEngineerSchema = z.strictObject({
-  name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(100, 'Name must be at most 100 characters'),
+  name: z
+    .string({ error: 'Name is required' })
+    .trim()
+    .min(1, 'Name is required')
+    .max(100, 'Name must be at most 100 characters')
+    .refine(...oneLine('Name')),
   email: z
     .string({ error: 'Please enter a valid email address' })
     .trim()

@@ -72,6 +72,20 @@ const USERNAME_CHARACTERS: [RegExp, string] = [
   'Username may contain only letters, numbers, dots, dashes and underscores',
 ];
 
+/**
+ * What a one-line field (a name, an address, a subject) never holds: C0 and C1 controls (line breaks, tabs,
+ * escape), DEL, the Unicode line and paragraph separators, and the bidirectional embeddings, overrides and
+ * isolates, which make text read in another order than it is stored (an override shows "gpj.exe" as
+ * "exe.jpg"): in the admin list, an email subject or a log line they would forge or disguise what was sent.
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is what this pattern is for
+const NOT_ONE_LINE = new RegExp('[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]');
+
+/** The refinement of a one-line field, for `.refine(...oneLine('Business name'))`. */
+export function oneLine(label: string): [(value: string) => boolean, string] {
+  return [(value) => !NOT_ONE_LINE.test(value), `${label} must be one line of text, without control characters`];
+}
+
 const emailField = (message: string = messages.invalidEmail) =>
   text(message, 'Email')
     .trim()
@@ -82,11 +96,13 @@ export const supportRequestSchema = z.strictObject({
   businessName: text(messages.businessNameRequired, 'Business name')
     .trim()
     .min(1, messages.businessNameRequired)
-    .max(...maxLength('Business name', 200)),
+    .max(...maxLength('Business name', 200))
+    .refine(...oneLine('Business name')),
   contactName: text(messages.contactNameRequired, 'Contact name')
     .trim()
     .min(1, messages.contactNameRequired)
-    .max(...maxLength('Contact name', 100)),
+    .max(...maxLength('Contact name', 100))
+    .refine(...oneLine('Contact name')),
   email: emailField(),
   phone: text(messages.phoneRequired, 'Phone number')
     .trim()
@@ -97,6 +113,7 @@ export const supportRequestSchema = z.strictObject({
   address: text('Address must be text', 'Address')
     .trim()
     .max(...maxLength('Address', 300))
+    .refine(...oneLine('Address'))
     .nullish(),
   serviceCategory: text(messages.serviceCategoryRequired, 'Service category')
     .trim()
@@ -122,7 +139,8 @@ export const contactFormSchema = z.strictObject({
   name: text(messages.nameRequired, 'Name')
     .trim()
     .min(2, messages.nameRequired)
-    .max(...maxLength('Name', 100)),
+    .max(...maxLength('Name', 100))
+    .refine(...oneLine('Name')),
   email: emailField(),
   phone: text(messages.validPhone, 'Phone number')
     .trim()
@@ -133,7 +151,8 @@ export const contactFormSchema = z.strictObject({
   subject: text(messages.subjectRequired, 'Subject')
     .trim()
     .min(3, messages.subjectRequired)
-    .max(...maxLength('Subject', 200)),
+    .max(...maxLength('Subject', 200))
+    .refine(...oneLine('Subject')),
   message: text(messages.messageLength, 'Message')
     .trim()
     .min(10, messages.messageLength)
@@ -158,16 +177,19 @@ export const registerSchema = z.strictObject({
     .string()
     .trim()
     .max(...maxLength('Business name', 200))
+    .refine(...oneLine('Business name'))
     .nullish(),
   phone: z
     .string()
     .trim()
     .max(...maxLength('Phone number', 30))
+    .refine(...oneLine('Phone number'))
     .nullish(),
   address: z
     .string()
     .trim()
     .max(...maxLength('Address', 300))
+    .refine(...oneLine('Address'))
     .nullish(),
 });
 export type RegisterRequest = z.infer<typeof registerSchema>;
@@ -257,7 +279,11 @@ export function parseEmailList(list: string): string[] {
 
 /** POST /api/admin/marketing-email. */
 export const marketingEmailSchema = z.strictObject({
-  subject: text(messages.subjectRequired, 'Subject').trim().min(1, messages.subjectRequired).max(300),
+  subject: text(messages.subjectRequired, 'Subject')
+    .trim()
+    .min(1, messages.subjectRequired)
+    .max(300)
+    .refine(...oneLine('Subject')),
   content: text(messages.emailContentRequired, 'Email content').min(1, messages.emailContentRequired),
   emails: z
     .array(z.string().trim().email(messages.invalidEmail), { error: messages.emailListRequired })

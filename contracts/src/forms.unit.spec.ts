@@ -8,11 +8,13 @@ import {
   messages,
   parseEmailList,
   registerFormSchema,
+  registerSchema,
   supportRequestSchema,
   unsubscribeFormSchema,
   unsubscribeSchema,
 } from './forms';
 import type { z } from 'zod';
+import { createEngineerSchema } from './admin';
 
 function errorsOf(schema: z.ZodType, value: unknown): Record<string, string> {
   const result = schema.safeParse(value);
@@ -132,5 +134,58 @@ describe('form schemas carry the messages of the specification', () => {
     expect(unsubscribeSchema.safeParse({ token: 'abc' }).success).toBe(true);
     expect(unsubscribeSchema.safeParse({ email: 'a@b.co' }).success).toBe(true);
     expect(errorsOf(unsubscribeSchema, {})).toEqual({ '': messages.unsubscribeTokenOrEmail });
+  });
+
+  it('one-line fields refuse line breaks, control characters and bidirectional overrides; other Unicode is text', () => {
+    const ticket = {
+      businessName: 'Arlington Dental',
+      contactName: 'Jordan Reyes',
+      email: 'jordan@example.com',
+      phone: '(703) 555-0111',
+      serviceCategory: 'windows',
+      issueDescription: 'The computer does not start.\nIt beeps three times.',
+    };
+    const contact = {
+      name: 'Jordan',
+      email: 'jordan@example.com',
+      phone: '(703) 555-0111',
+      subject: 'Hello',
+      message: 'Line one.\nLine two.',
+    };
+    const fields: [z.ZodType, Record<string, unknown>, string, string][] = [
+      [supportRequestSchema, ticket, 'businessName', 'Business name'],
+      [supportRequestSchema, ticket, 'contactName', 'Contact name'],
+      [supportRequestSchema, ticket, 'address', 'Address'],
+      [contactFormSchema, contact, 'name', 'Name'],
+      [contactFormSchema, contact, 'subject', 'Subject'],
+      [registerSchema, { username: 'jordan', email: 'jordan@example.com', password: 'secret12' }, 'businessName', 'Business name'],
+      [registerSchema, { username: 'jordan', email: 'jordan@example.com', password: 'secret12' }, 'address', 'Address'],
+      [registerSchema, { username: 'jordan', email: 'jordan@example.com', password: 'secret12' }, 'phone', 'Phone number'],
+      [marketingEmailSchema, { content: '<p>Hi</p>', emails: ['a@example.com'] }, 'subject', 'Subject'],
+      [createEngineerSchema, { email: 'sam@example.com' }, 'name', 'Name'],
+    ];
+    const refused = [
+      'Acme\nDental',
+      'Acme\r\nBcc: x@example.com',
+      'Acme\tDental',
+      'Acme\u001b[31m',
+      'Acme\u0085Dental',
+      'Acme\u2028Dental',
+      'Invoice\u202Egpj.exe',
+      'A\u2066B\u2069',
+    ];
+    for (const [schema, base, field, label] of fields) {
+      for (const value of refused) {
+        expect({ field, value, errors: errorsOf(schema, { ...base, [field]: value }) }).toEqual({
+          field,
+          value,
+          errors: { [field]: `${label} must be one line of text, without control characters` },
+        });
+      }
+      // Accents, emoji, typographic quotes, right-to-left scripts, and line breaks trimmed from the ends.
+      for (const value of ['Ünïcødé “Dental” 🙂', 'مطبعة الشرق', `${field === 'phone' ? '703 555 0111' : 'Acme Dental'}\n`]) {
+        expect({ field, value, errors: errorsOf(schema, { ...base, [field]: value }) }).toEqual({ field, value, errors: {} });
+      }
+    }
   });
 });
