@@ -30,6 +30,7 @@ export const marketingMessages = {
   noCampaignRunning: 'No marketing campaign is being sent',
   /** The cancel named a campaign (its id from the status) that is no longer the one being sent. */
   campaignNotRunning: 'That campaign is no longer being sent',
+  /** The OpenAPI description of the cancel's answer; the answer's own message is `campaignCancelledMessage`. */
   campaignCancelled: 'The campaign was canceled: the recipients not yet sent to will not receive it.',
   tooManyRecipients: `A campaign may have at most ${MARKETING_MAX_RECIPIENTS} recipients. Split the list into smaller campaigns.`,
   tooManyListWords: `The email list may hold at most ${MARKETING_MAX_LIST_WORDS} entries (addresses and other words) after splitting.`,
@@ -40,6 +41,17 @@ export const marketingMessages = {
   subscriptionNotFound: 'Subscription not found',
   contactReceived: 'Thank you for contacting us. We will get back to you shortly.',
 } as const;
+
+/**
+ * The cancel's answer, from its counts: only the recipients that will really not be sent to, and, when a batch was
+ * in flight, those it still sends to (a batch being sent finishes).
+ */
+export function campaignCancelledMessage(cancelled: number, inFlight: number): string {
+  const notSent = `${cancelled} recipient${cancelled === 1 ? '' : 's'} will not be sent to`;
+  return inFlight > 0
+    ? `The campaign was canceled: ${notSent}; ${inFlight} already being sent will still go out.`
+    : `The campaign was canceled: ${notSent}.`;
+}
 
 /** SPEC section 9, in bytes (1 KB = 1024 bytes): the content size of a marketing email. */
 export const MARKETING_MAX_CONTENT_BYTES = 2000 * 1024;
@@ -155,6 +167,7 @@ export const campaignStatusSchema = z.object({
   failed: z.number().int().min(0),
   /** Unsubscribed when their turn came. */
   skipped: z.number().int().min(0),
+  /** Not done yet: waiting for their batch, or in a batch being sent (also after a cancel, until it is recorded). */
   pending: z.number().int().min(0),
   /** Not sent to because an admin cancelled the campaign (it is then 'completed'). */
   cancelled: z.number().int().min(0),
@@ -188,8 +201,10 @@ export type CampaignCancel = z.infer<typeof campaignCancelSchema>;
 export const campaignCancelResponseSchema = z.object({
   message: z.string(),
   campaignId: z.number().int().positive(),
-  /** Recipients who will not receive it. */
+  /** Recipients who will not receive it: the ones this cancel took out of the pending list (as the status counts them). */
   cancelled: z.number().int().min(0),
+  /** Recipients of the batches in flight at the cancel: their sends finish (sent or failed), they are not cancelled. */
+  inFlight: z.number().int().min(0),
 });
 export type CampaignCancelResponse = z.infer<typeof campaignCancelResponseSchema>;
 

@@ -391,7 +391,7 @@ test('a running campaign is cancelled after confirmation: the recipients not yet
   // The request names the campaign the dialog was opened for.
   expect((await cancelled).request().postDataJSON()).toEqual({ campaignId: expect.any(Number) });
   await expect(toast(admin, 'Campaign Canceled')).toBeVisible();
-  await expect(toast(admin, 'The campaign was canceled: the recipients not yet sent to will not receive it.')).toBeVisible();
+  await expect(toast(admin, 'The campaign was canceled: 10 recipients will not be sent to.')).toBeVisible();
 
   await expect(status.getByText('Campaign canceled')).toBeVisible();
   await expect(status.getByText('Canceled: 10 recipients were not sent to.')).toBeVisible();

@@ -154,13 +154,14 @@ export class CampaignWorker implements OnApplicationBootstrap, BeforeApplication
     campaign: campaigns.RunningCampaign,
     batch: { recipients: campaigns.PendingRecipient[]; links: Map<string, UnsubscribeLinks> },
   ): Promise<campaigns.RecipientResult[]> {
-    // The batch was looked up while the one before was being sent: an admin may have cancelled it since.
-    const pending = await campaigns.stillPending(
+    // Claimed ('sending') now, as it goes to the transport: from here a cancel leaves them to this batch. It was
+    // looked up while the one before was being sent: an admin may have cancelled it since, and those are left out.
+    const claimed = await campaigns.claimRecipients(
       this.db.pool,
       campaign.id,
       batch.recipients.map((recipient) => recipient.position),
     );
-    const recipients = batch.recipients.filter((recipient) => pending.has(recipient.position));
+    const recipients = batch.recipients.filter((recipient) => claimed.has(recipient.position));
     const subscribed: { recipient: campaigns.PendingRecipient; link: UnsubscribeLinks }[] = [];
     for (const recipient of recipients) {
       const link = batch.links.get(recipient.email.toLowerCase());

@@ -1,8 +1,14 @@
 import { type CampaignStatus, MARKETING_MAX_REPORTED_INVALID } from '@ppr/contracts';
 import type { Pool, PoolClient } from 'pg';
 
-/** 'cancelled': still pending when an admin cancelled the campaign. */
-export type RecipientState = 'pending' | 'sent' | 'failed' | 'skipped' | 'cancelled';
+/**
+ * A recipient goes 'pending' → 'sending' (claimed by the worker when its batch is handed to the transport, in one
+ * statement, `claimRecipients`) → 'sent' | 'failed' | 'skipped' (`recordBatch`); or 'pending' → 'cancelled' when
+ * an admin cancels the campaign (`cancelRunningCampaign`). The two ways out of 'pending' exclude each other, so a
+ * cancelled recipient is never sent to and a claimed one is never counted as cancelled. A row left 'sending' by a
+ * process that died is claimed again by the next run (the mail log's keys keep it from a second copy).
+ */
+export type RecipientState = 'pending' | 'sending' | 'sent' | 'failed' | 'skipped' | 'cancelled';
 
 export interface NewCampaign {
   readonly subject: string;
@@ -38,7 +44,7 @@ export interface PendingRecipient {
 
 export interface RecipientResult {
   readonly position: number;
-  readonly state: Exclude<RecipientState, 'pending' | 'cancelled'>;
+  readonly state: Exclude<RecipientState, 'pending' | 'sending' | 'cancelled'>;
   readonly error: string | null;
   readonly mailMessageId: number | null;
 }
@@ -96,16 +102,27 @@ export async function insertCampaign(pool: Pool, campaign: NewCampaign): Promise
   });
 }
 
+/** What a cancel did: the recipients it cancelled, and those a batch in flight still sends to. */
+export interface CancelledCampaign {
+  readonly id: number;
+  /** Recipients this cancel moved from 'pending' to 'cancelled' (the RETURNING of that very UPDATE). */
+  readonly cancelled: number;
+  /** Recipients claimed by a batch in flight ('sending'): their sends finish and are recorded. */
+  readonly inFlight: number;
+}
+
 /**
- * Cancels the running campaign, if there is one (and it is `campaignId`, when given): its pending recipients become 'cancelled' and it is completed,
- * so a new one can start. A batch the worker has in flight still finishes, and `recordBatch` records its real
- * outcomes over 'cancelled'; the worker finds nobody pending after it.
+ * Cancels the running campaign, if there is one (and it is `campaignId`, when given): its pending recipients
+ * become 'cancelled' and it is completed, so a new one can start. Recipients a batch in flight has claimed are
+ * 'sending', not 'pending': this cancel leaves them alone, they are sent and `recordBatch` records them.
+ *
+ * The campaign row is updated first: `claimRecipients` takes that row's share lock, so a claim and a cancel go
+ * one after the other (a claim that comes second finds the campaign completed and claims nothing; a cancel that
+ * comes second sees the claimed rows as 'sending'). The count is the RETURNING of the UPDATE that cancels, so it
+ * is exactly the recipients that will not be sent to, whatever runs beside it. The in-flight count is read after
+ * it, by its own statement (its own snapshot, which sees a claim that committed while this cancel waited).
  */
-export async function cancelRunningCampaign(
-  pool: Pool,
-  by: string,
-  campaignId?: number,
-): Promise<{ id: number; cancelled: number } | null> {
+export async function cancelRunningCampaign(pool: Pool, by: string, campaignId?: number): Promise<CancelledCampaign | null> {
   return inTransaction(pool, async (client) => {
     await client.query(CAMPAIGN_XACT_LOCK);
     const { rows } = await client.query<{ id: number }>(
@@ -115,11 +132,19 @@ export async function cancelRunningCampaign(
     );
     const id = rows[0]?.id;
     if (id === undefined) return null;
-    const cancelled = await client.query(
-      `UPDATE marketing_recipients SET state = 'cancelled', error = $2, updated_at = now() WHERE campaign_id = $1 AND state = 'pending'`,
+    const cancelled = await client.query<{ n: number }>(
+      `WITH cancelled AS (
+         UPDATE marketing_recipients SET state = 'cancelled', error = $2, updated_at = now()
+         WHERE campaign_id = $1 AND state = 'pending' RETURNING position
+       )
+       SELECT count(*)::int AS n FROM cancelled`,
       [id, `Cancelled by ${by}`.slice(0, 2000)],
     );
-    return { id, cancelled: cancelled.rowCount ?? 0 };
+    const inFlight = await client.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM marketing_recipients WHERE campaign_id = $1 AND state = 'sending'`,
+      [id],
+    );
+    return { id, cancelled: cancelled.rows[0]!.n, inFlight: inFlight.rows[0]!.n };
   });
 }
 
@@ -151,20 +176,31 @@ export async function nextRunningCampaign(pool: Pool): Promise<RunningCampaign |
   };
 }
 
-/** The next pending recipients in list order, after `afterPosition` (those before it are being sent). */
+/**
+ * The next recipients to send to in list order, after `afterPosition` (those before it are being sent): pending
+ * ones, and ones a run that did not finish left 'sending' (a crash, a failed recording), which are resumed.
+ */
 export async function pendingRecipients(pool: Pool, campaignId: number, limit: number, afterPosition = 0): Promise<PendingRecipient[]> {
   const { rows } = await pool.query<PendingRecipient>(
     `SELECT position, email FROM marketing_recipients
-     WHERE campaign_id = $1 AND state = 'pending' AND position > $3 ORDER BY position LIMIT $2`,
+     WHERE campaign_id = $1 AND state IN ('pending', 'sending') AND position > $3 ORDER BY position LIMIT $2`,
     [campaignId, limit, afterPosition],
   );
   return rows;
 }
 
-/** Which of these recipients are still pending (the others were cancelled since the batch was looked up). */
-export async function stillPending(pool: Pool, campaignId: number, positions: readonly number[]): Promise<Set<number>> {
+/**
+ * Claims a batch's recipients for sending ('sending'), in one statement, if the campaign is still running: the
+ * positions claimed, the others were cancelled since the batch was looked up. The share lock on the campaign
+ * row orders the claim with a cancel (which updates that row first): see `cancelRunningCampaign`.
+ */
+export async function claimRecipients(pool: Pool, campaignId: number, positions: readonly number[]): Promise<Set<number>> {
   const { rows } = await pool.query<{ position: number }>(
-    `SELECT position FROM marketing_recipients WHERE campaign_id = $1 AND position = ANY($2::int[]) AND state = 'pending'`,
+    `WITH campaign AS (SELECT id FROM marketing_campaigns WHERE id = $1 AND state = 'running' FOR SHARE)
+     UPDATE marketing_recipients AS r SET state = 'sending', updated_at = now()
+     FROM campaign
+     WHERE r.campaign_id = campaign.id AND r.position = ANY($2::int[]) AND r.state IN ('pending', 'sending')
+     RETURNING r.position`,
     [campaignId, positions],
   );
   return new Set(rows.map((row) => row.position));
@@ -180,27 +216,30 @@ export async function recordBatch(
   campaign: RunningCampaign,
   results: readonly RecipientResult[],
 ): Promise<'running' | 'completed'> {
-  // The statement's snapshot still shows this batch's recipients as pending: "anyone left" leaves them out.
+  // The statement's snapshot still shows this batch's recipients as 'sending': "anyone left" leaves them out.
+  // The next batch may be in flight already ('sending' too): it is someone left. A campaign that is no longer
+  // running (cancelled while this batch was in flight) stays as it is.
   const { rows } = await pool.query<{ state: 'running' | 'completed' }>(
     `WITH recorded AS (
        UPDATE marketing_recipients AS r
        SET state = u.state, error = u.error, mail_message_id = u.mail_id, batch = $2, updated_at = now()
        FROM unnest($3::int[], $4::text[], $5::text[], $6::bigint[]) AS u(position, state, error, mail_id)
-       WHERE r.campaign_id = $1 AND r.position = u.position AND r.state IN ('pending', 'cancelled')
+       WHERE r.campaign_id = $1 AND r.position = u.position AND r.state = 'sending'
        RETURNING r.position
      ), progress AS (
        SELECT CASE WHEN EXISTS (
          SELECT 1 FROM marketing_recipients
-         WHERE campaign_id = $1 AND state = 'pending' AND position NOT IN (SELECT position FROM recorded)
+         WHERE campaign_id = $1 AND state IN ('pending', 'sending') AND position NOT IN (SELECT position FROM recorded)
        ) THEN 'running' ELSE 'completed' END AS state
      )
-     UPDATE marketing_campaigns
-     SET batches_sent = $2, state = progress.state,
+     UPDATE marketing_campaigns AS c
+     SET batches_sent = $2,
+         state = CASE WHEN c.state = 'running' THEN progress.state ELSE c.state END,
          next_batch_at = now() + make_interval(secs => $7::double precision / 1000),
-         finished_at = CASE WHEN progress.state = 'completed' THEN now() ELSE NULL END
+         finished_at = CASE WHEN c.state <> 'running' THEN c.finished_at WHEN progress.state = 'completed' THEN now() ELSE NULL END
      FROM progress
-     WHERE id = $1
-     RETURNING progress.state`,
+     WHERE c.id = $1
+     RETURNING c.state`,
     [
       campaign.id,
       campaign.batchesSent + 1,
@@ -259,7 +298,7 @@ export async function latestCampaignStatus(pool: Pool): Promise<CampaignStatus> 
             count(*) FILTER (WHERE r.state = 'sent')::int AS sent,
             count(*) FILTER (WHERE r.state = 'failed')::int AS failed,
             count(*) FILTER (WHERE r.state = 'skipped')::int AS skipped,
-            count(*) FILTER (WHERE r.state = 'pending')::int AS pending,
+            count(*) FILTER (WHERE r.state IN ('pending', 'sending'))::int AS pending,
             count(*) FILTER (WHERE r.state = 'cancelled')::int AS cancelled
      FROM marketing_campaigns c LEFT JOIN marketing_recipients r ON r.campaign_id = c.id
      WHERE c.id = (SELECT max(id) FROM marketing_campaigns)

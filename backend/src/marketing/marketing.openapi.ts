@@ -74,7 +74,10 @@ export const marketingOpenApi = defineOpenApiFragment({
       summary: 'Cancel the running campaign',
       description:
         'The recipients still pending are not sent to (counted as cancelled in the campaign status); a batch already ' +
-        'handed to the mail server finishes and is recorded. The campaign is then completed, so a new one can start. ' +
+        'handed to the mail server finishes and is recorded. The answer counts only the recipients that will not be ' +
+        'sent to (`cancelled`, as the status will) and those of the batches in flight (`inFlight`), e.g. "The campaign ' +
+        'was canceled: 20 recipients will not be sent to; 100 already being sent will still go out." The campaign is ' +
+        'then completed, so a new one can start. ' +
         'The body may be left out; `campaignId` (from the status) cancels only that campaign, so a cancel aimed at one ' +
         'that has ended meanwhile cannot stop the next.',
       session: true,

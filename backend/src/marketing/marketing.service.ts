@@ -12,6 +12,7 @@ import {
 import {
   type ApiError,
   BUSINESS_PROFILE,
+  campaignCancelledMessage,
   type CampaignCancelResponse,
   type CampaignStatus,
   marketingMessages,
@@ -133,16 +134,26 @@ export class MarketingService {
     };
   }
 
-  /** Stops the running campaign: nobody still pending receives it (the batches in flight finish). */
-  /** Cancels the running campaign; with `campaignId`, only if it is that one. */
+  /**
+   * Cancels the running campaign (with `campaignId`, only if it is that one): nobody still pending receives it.
+   * The batches in flight finish: the answer counts only the recipients that will really not be sent to, and
+   * says how many a batch in flight still sends to.
+   */
   async cancelCampaign(admin: string, campaignId?: number): Promise<CampaignCancelResponse> {
     const result = await campaigns.cancelRunningCampaign(this.db.pool, admin, campaignId);
     if (!result) {
       const message = campaignId === undefined ? marketingMessages.noCampaignRunning : marketingMessages.campaignNotRunning;
       throw new ConflictException({ message } satisfies ApiError);
     }
-    this.logger.log(`Campaign ${result.id} cancelled by ${admin}: ${result.cancelled} recipients not sent to`);
-    return { message: marketingMessages.campaignCancelled, campaignId: result.id, cancelled: result.cancelled };
+    this.logger.log(
+      `Campaign ${result.id} cancelled by ${admin}: ${result.cancelled} recipients not sent to, ${result.inFlight} in batches still being sent`,
+    );
+    return {
+      message: campaignCancelledMessage(result.cancelled, result.inFlight),
+      campaignId: result.id,
+      cancelled: result.cancelled,
+      inFlight: result.inFlight,
+    };
   }
 
   status(): Promise<CampaignStatus> {

@@ -20,5 +20,9 @@ describe('campaignPollInterval', () => {
     expect(campaignPollInterval(canceled, finished + 1000)).toBe(CAMPAIGN_POLL_MS);
     expect(campaignPollInterval(canceled, finished + CANCELED_SETTLE_MS - 1)).toBe(CAMPAIGN_POLL_MS);
     expect(campaignPollInterval(canceled, finished + CANCELED_SETTLE_MS)).toBe(false);
+    // Canceled when every recipient left was in a batch being sent: nobody cancelled, the batch still to record.
+    const allInFlight = { ...base, pending: 50 };
+    expect(campaignPollInterval(allInFlight, finished + 1000)).toBe(CAMPAIGN_POLL_MS);
+    expect(campaignPollInterval(allInFlight, finished + CANCELED_SETTLE_MS)).toBe(false);
   });
 });

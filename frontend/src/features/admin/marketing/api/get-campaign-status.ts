@@ -6,15 +6,15 @@ import { apiRequest } from '../../../../lib/api-client';
 export const CAMPAIGN_POLL_MS = 5000;
 
 /**
- * How long after a canceled campaign ended its status is still polled: the batch that was being sent when it was
- * canceled finishes, and its real outcomes then replace part of the "canceled" count.
+ * How long after a canceled campaign ended its status is still polled: the batches that were being sent when it
+ * was canceled finish, and their outcomes then move from "pending" to sent or failed.
  */
 export const CANCELED_SETTLE_MS = 2 * 60 * 1000;
 
 /** When to read the status again: while the campaign runs, and for a while after a cancel; else not. */
 export function campaignPollInterval(status: CampaignStatus | undefined, now = Date.now()): number | false {
   if (status?.state === 'running') return CAMPAIGN_POLL_MS;
-  if (status?.state === 'completed' && status.cancelled > 0 && status.finishedAt !== null) {
+  if (status?.state === 'completed' && (status.cancelled > 0 || status.pending > 0) && status.finishedAt !== null) {
     return now - Date.parse(status.finishedAt) < CANCELED_SETTLE_MS ? CAMPAIGN_POLL_MS : false;
   }
   return false;

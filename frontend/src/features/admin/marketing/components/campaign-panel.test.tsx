@@ -1,4 +1,4 @@
-import { marketingMessages, type CampaignStatus } from '@ppr/contracts';
+import { campaignCancelledMessage, marketingMessages, type CampaignStatus } from '@ppr/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -128,10 +128,10 @@ describe('CampaignPanel: Cancel Campaign', () => {
     const readsBefore = callsTo(server.fetch, 'GET', STATUS_URL).length;
 
     server.status = cancelled;
-    answer(json(200, { message: marketingMessages.campaignCancelled, campaignId: 7, cancelled: 70 }));
+    answer(json(200, { message: campaignCancelledMessage(70, 0), campaignId: 7, cancelled: 70, inFlight: 0 }));
 
     expect(await screen.findByText('Campaign Canceled')).toBeInTheDocument();
-    expect(screen.getByText(marketingMessages.campaignCancelled)).toBeInTheDocument();
+    expect(screen.getByText('The campaign was canceled: 70 recipients will not be sent to.')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     // The status was read again after the cancel, and the panel shows it.
     expect(callsTo(server.fetch, 'GET', STATUS_URL).length).toBe(readsBefore + 1);
@@ -143,6 +143,46 @@ describe('CampaignPanel: Cancel Campaign', () => {
     expect(callsTo(server.fetch, 'POST', CANCEL_URL)).toHaveLength(1);
     // The button went away: the focus is on the line that says how the campaign ended, not lost to the page.
     await waitFor(() => expect(within(panel).getByText('Campaign canceled')).toHaveFocus());
+  });
+
+  it('canceled while a batch is being sent: the answer and the panel count only the recipients not sent to, and say the batch still goes out', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      // The first batch of 50 is being sent: nothing recorded yet.
+      const sending: CampaignStatus = { ...running, sent: 0, pending: 120, batchesSent: 0 };
+      const server = fakeServer(sending, () => {
+        // As the server answers it: 70 will not be sent to; the 50 in flight are still pending.
+        // Just now: the status is polled for a while after a cancel, as the batches in flight are recorded.
+        const finishedAt = new Date().toISOString();
+        server.status = { ...sending, state: 'completed', pending: 50, cancelled: 70, nextBatchAt: null, finishedAt };
+        return json(200, { message: campaignCancelledMessage(70, 50), campaignId: 7, cancelled: 70, inFlight: 50 });
+      });
+      const panel = renderTab();
+      await user.click(await within(panel).findByRole('button', { name: 'Cancel Campaign' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Cancel Campaign' });
+      await user.click(within(dialog).getByRole('button', { name: 'Cancel Campaign' }));
+
+      expect(await screen.findByText('Campaign Canceled')).toBeInTheDocument();
+      expect(
+        screen.getByText('The campaign was canceled: 70 recipients will not be sent to; 50 already being sent will still go out.'),
+      ).toBeInTheDocument();
+      expect(await within(panel).findByText('Campaign canceled')).toBeInTheDocument();
+      expect(within(panel).getByText('Canceled: 70 recipients were not sent to.')).toBeInTheDocument();
+      expect(
+        within(panel).getByText('50 recipients were already being sent to when it was canceled: still going out.'),
+      ).toBeInTheDocument();
+
+      // The batch is recorded: the next poll shows it sent, and the same 70 canceled.
+      server.status = { ...server.status, sent: 50, pending: 0, batchesSent: 1 };
+      await vi.advanceTimersByTimeAsync(CAMPAIGN_POLL_MS);
+      await waitFor(() => expect(within(panel).queryByText(/already being sent/)).not.toBeInTheDocument());
+      expect(within(panel).getByText('Canceled: 70 recipients were not sent to.')).toBeInTheDocument();
+      const sent = within(panel).getByText('Sent').parentElement!;
+      expect(within(sent).getByText('50')).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('shows the 409 message when the campaign had already finished, and the status that says so', async () => {
@@ -207,7 +247,7 @@ describe('CampaignPanel: Cancel Campaign', () => {
     const user = userEvent.setup();
     const server = fakeServer(running, () => {
       server.statusFails = true;
-      return json(200, { message: marketingMessages.campaignCancelled, campaignId: 7, cancelled: 70 });
+      return json(200, { message: campaignCancelledMessage(70, 0), campaignId: 7, cancelled: 70, inFlight: 0 });
     });
     const panel = renderTab();
     await user.click(await within(panel).findByRole('button', { name: 'Cancel Campaign' }));

@@ -134,6 +134,11 @@ export function CampaignPanel({ status }: { status: CampaignStatus }) {
           Canceled: {status.cancelled} recipient{status.cancelled === 1 ? ' was' : 's were'} not sent to.
         </p>
       ) : null}
+      {!running && status.pending > 0 ? (
+        <p className="text-sm text-slate-700">
+          {status.pending} recipient{status.pending === 1 ? ' was' : 's were'} already being sent to when it was canceled: still going out.
+        </p>
+      ) : null}
       {status.invalidEmails.length > 0 ? (
         <p className="text-sm text-slate-700">Not email addresses (not sent): {status.invalidEmails.join(', ')}</p>
       ) : null}
