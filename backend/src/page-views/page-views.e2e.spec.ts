@@ -141,6 +141,42 @@ describe('page views', () => {
       expect(typeof response.body.message).toBe('string');
     }
   });
+
+  it('GET /api/admin/page-views refuses days outside 2000-01-01..9999-12-31 with a 400 naming the field, never a 500', async () => {
+    const outside = (field: string) => ({ path: field, message: `"${field}" must be a day from 2000-01-01 to 9999-12-31` });
+    const cases: [string, string[]][] = [
+      ['to=0001-01-01', ['to']],
+      ['to=0000-01-01', ['to']],
+      ['from=0000-01-01&to=0000-01-02', ['from', 'to']],
+      ['from=1999-12-31&to=2000-01-10', ['from']],
+      ['to=1999-12-31', ['to']],
+    ];
+    for (const [query, fields] of cases) {
+      const response = await admin.get(`/api/admin/page-views?${query}`);
+      const errors = fields.map(outside);
+      expect({ query, status: response.status, body: response.body }).toEqual({
+        query,
+        status: 400,
+        body: { message: errors.map((error) => error.message).join('; '), errors },
+      });
+    }
+    // A date that does not exist is still refused as badly written, not as out of range.
+    const invalid = await admin.get('/api/admin/page-views?to=0000-02-30').expect(400);
+    expect(invalid.body.message).toBe('Dates are written YYYY-MM-DD');
+  });
+
+  it('GET /api/admin/page-views: a default start never reaches back before 2000-01-01', async () => {
+    for (const to of ['2000-01-01', '2000-01-29']) {
+      const response = await admin.get(`/api/admin/page-views?to=${to}`).expect(200);
+      expect(response.body).toEqual({ from: '2000-01-01', to, days: [], totals: [] });
+    }
+    const full = await admin.get('/api/admin/page-views?to=2000-01-30').expect(200);
+    expect(full.body.from).toBe('2000-01-01');
+    const later = await admin.get('/api/admin/page-views?to=2000-02-29').expect(200);
+    expect(later.body.from).toBe('2000-01-31');
+    const last = await admin.get('/api/admin/page-views?from=9999-12-01&to=9999-12-31').expect(200);
+    expect(last.body).toEqual({ from: '9999-12-01', to: '9999-12-31', days: [], totals: [] });
+  });
 });
 
 describe('page-views CLI arguments and report', () => {
@@ -155,6 +191,7 @@ describe('page-views CLI arguments and report', () => {
     expect(() => parseArgs(['--from'])).toThrow(UsageError);
     expect(() => parseArgs(['--from', '01/02/2026'])).toThrow(UsageError);
     expect(() => parseArgs(['--verbose'])).toThrow(UsageError);
+    expect(() => parseArgs(['--to', '0000-12-31'])).toThrow(new UsageError('"to" must be a day from 2000-01-01 to 9999-12-31'));
   });
 
   it('prints totals, or per day', () => {

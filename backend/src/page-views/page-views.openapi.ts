@@ -56,7 +56,7 @@ export const pageViewsOpenApi = defineOpenApiFragment({
         200: { description: 'The counts', schema: 'PageViewReport' },
         400: shared(
           'BadRequest',
-          `Bad dates: "${pageViewMessages.invalidDate}"; "${pageViewMessages.rangeOrder}"; "${pageViewMessages.rangeTooLong}" (${MAX_RANGE_DAYS} days)`,
+          `Bad dates: "${pageViewMessages.invalidDate}"; "${pageViewMessages.dayOutOfRange('to')}" (or "from"); "${pageViewMessages.rangeOrder}"; "${pageViewMessages.rangeTooLong}" (${MAX_RANGE_DAYS} days)`,
         ),
         401: error(adminMessages.notLoggedIn),
       },

@@ -7,6 +7,12 @@ export const OTHER_PATH = '(other)';
 /** Longest range an admin may read at once. */
 export const MAX_RANGE_DAYS = 366;
 export const DEFAULT_RANGE_DAYS = 30;
+/**
+ * The days an admin may ask about: none before the site existed (PostgreSQL has no year 0, so an unbounded
+ * date could reach the database as an out-of-range value), none past the last day YYYY-MM-DD can write.
+ */
+export const EARLIEST_DAY = '2000-01-01';
+export const LATEST_DAY = '9999-12-31';
 
 export const pageViewMessages = {
   pathRequired: 'A path starting with / is required',
@@ -14,6 +20,7 @@ export const pageViewMessages = {
   invalidDate: 'Dates are written YYYY-MM-DD',
   rangeOrder: '"from" must not be after "to"',
   rangeTooLong: `A range is at most ${MAX_RANGE_DAYS} days`,
+  dayOutOfRange: (field: 'from' | 'to') => `"${field}" must be a day from ${EARLIEST_DAY} to ${LATEST_DAY}`,
 } as const;
 
 /** POST /api/page-views */
@@ -26,16 +33,19 @@ export const pageViewRequestSchema = z.strictObject({
 });
 export type PageViewRequest = z.infer<typeof pageViewRequestSchema>;
 
-const isoDay = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, pageViewMessages.invalidDate)
-  .refine(
-    (value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
-    pageViewMessages.invalidDate,
-  );
+/** A day in UTC, YYYY-MM-DD, that exists in the calendar and lies within EARLIEST_DAY..LATEST_DAY. */
+const isoDay = (field: 'from' | 'to') =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: pageViewMessages.invalidDate, abort: true })
+    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), {
+      error: pageViewMessages.invalidDate,
+      abort: true,
+    })
+    .refine((value) => value >= EARLIEST_DAY && value <= LATEST_DAY, pageViewMessages.dayOutOfRange(field));
 
 /** GET /api/admin/page-views?from=&to= (days in UTC, both included). */
-export const pageViewQuerySchema = z.strictObject({ from: isoDay.optional(), to: isoDay.optional() });
+export const pageViewQuerySchema = z.strictObject({ from: isoDay('from').optional(), to: isoDay('to').optional() });
 export type PageViewQuery = z.infer<typeof pageViewQuerySchema>;
 
 export const pageViewCountSchema = z.object({ day: z.string(), path: z.string(), views: z.number().int() });

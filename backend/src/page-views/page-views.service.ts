@@ -5,7 +5,7 @@ import { CLOCK } from '../common/common.tokens';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
 import { pageViewKey, readKnownPatterns } from './page-view-paths';
-import type { PageViewReport } from './page-views.schemas';
+import { EARLIEST_DAY, type PageViewReport } from './page-views.schemas';
 
 const DAY_MS = 86_400_000;
 
@@ -45,11 +45,14 @@ export class PageViewsService {
     return key;
   }
 
-  /** The range defaults to the last DEFAULT_RANGE_DAYS days up to today; the caller has checked its bounds. */
+  /**
+   * The range defaults to the last DEFAULT_RANGE_DAYS days up to today; the caller has checked its bounds. A
+   * default start never falls before EARLIEST_DAY (a `to` near it would otherwise reach back past it).
+   */
   defaultRange(from: string | undefined, to: string | undefined, defaultDays: number): { from: string; to: string } {
     const end = to ?? isoDay(this.clock.now());
     const start = from ?? isoDay(new Date(Date.parse(`${end}T00:00:00Z`) - (defaultDays - 1) * DAY_MS));
-    return { from: start, to: end };
+    return { from: from === undefined && start < EARLIEST_DAY ? EARLIEST_DAY : start, to: end };
   }
 
   async report(from: string, to: string): Promise<PageViewReport> {
