@@ -122,20 +122,27 @@ const digits = (message: string, min: number, max: number) =>
     .transform((value) => value.replace(/[\s-]/g, ''))
     .pipe(z.string().regex(new RegExp(`^[0-9]{${min},${max}}$`), message));
 
+/**
+ * A whole number from min to max, sent as a number or as the text of a form field (digits only, spaces around
+ * them allowed). Nothing else is read as a number: not true, [2030], '0x0C', '1e1' or '12.0'.
+ */
+const expiryPart = (message: string, min: number, max: number) => {
+  const text = z
+    .string({ error: message })
+    .trim()
+    .regex(/^[0-9]{1,4}$/, message)
+    .transform(Number);
+  return z
+    .union([z.number({ error: message }), text], { error: message })
+    .pipe(z.number().int(message).min(min, message).max(max, message));
+};
+
 /** POST /api/payments/simulated/confirm: the test-mode card form. */
 export const simulatedConfirmRequestSchema = z.strictObject({
   clientSecret: z.string({ error: 'A client secret is required' }).trim().min(1, 'A client secret is required').max(255),
   cardNumber: digits(paymentMessages.cardNumberRequired, 12, 19),
-  expMonth: z.coerce
-    .number({ error: paymentMessages.expMonthRequired })
-    .int(paymentMessages.expMonthRequired)
-    .min(1, paymentMessages.expMonthRequired)
-    .max(12, paymentMessages.expMonthRequired),
-  expYear: z.coerce
-    .number({ error: paymentMessages.expYearRequired })
-    .int(paymentMessages.expYearRequired)
-    .min(0, paymentMessages.expYearRequired)
-    .max(9999, paymentMessages.expYearRequired),
+  expMonth: expiryPart(paymentMessages.expMonthRequired, 1, 12),
+  expYear: expiryPart(paymentMessages.expYearRequired, 0, 9999),
   cvc: digits(paymentMessages.cvcRequired, 3, 4),
   receiptEmail: z.string().trim().max(100).email(paymentMessages.receiptEmailInvalid).nullish(),
 });

@@ -639,6 +639,32 @@ describe('payments through the simulated gateway', () => {
     expect(await sessions()).toBe(sessionsBefore);
   });
 
+  it('the card form takes the expiry as numbers or digits only: true, [2030] or "0x0C" are a 400, not a payment', async () => {
+    const agent = browser();
+    const setup = (await agent.post('/api/create-diagnostic-fee-payment').expect(200)).body as { clientSecret: string };
+    const card = { clientSecret: setup.clientSecret, cardNumber: '4242424242424242', cvc: '123' };
+    for (const [expMonth, expYear] of [
+      [true, [2030]],
+      [[12], false],
+      ['0x0C', '2e3'],
+    ]) {
+      const refused = await agent
+        .post('/api/payments/simulated/confirm')
+        .send({ ...card, expMonth, expYear })
+        .expect(400);
+      expect(refused.body.errors).toEqual([
+        { path: 'expMonth', message: paymentMessages.expMonthRequired },
+        { path: 'expYear', message: paymentMessages.expYearRequired },
+      ]);
+    }
+    // What the SPA's form sends: the fields' text.
+    const paid = await agent
+      .post('/api/payments/simulated/confirm')
+      .send({ ...card, expMonth: '12', expYear: '2034' })
+      .expect(200);
+    expect(paid.body.status).toBe('succeeded');
+  });
+
   it('bad input is a 400 with field errors and writes nothing', async () => {
     const agent = browser();
     const before = await eventCount();
