@@ -80,6 +80,18 @@ function readRoutes(distDir: string): SpaRoutesFile {
   return { prerendered: list(record.prerendered, 'prerendered'), clientRoutes: list(record.clientRoutes, 'clientRoutes') };
 }
 
+/**
+ * The path of a request target, exactly as sent: up to the query string, with no dot segments resolved and
+ * no `//host` read as a host (as `new URL(target, base)` does). An absolute-form target
+ * (`http://host/path`) gives its path; anything else (`*`) gives a path no page has.
+ */
+export function requestPath(target: string): string {
+  const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
+  const rest = absolute ? target.slice(absolute[0].length) || '/' : target;
+  if (!rest.startsWith('/')) return '/\0';
+  return rest.split(/[?#]/, 1)[0] ?? '/';
+}
+
 interface Target {
   readonly file: string;
   readonly status: number;
@@ -99,8 +111,10 @@ export function createSpaMiddleware(distDir: string): SpaMiddleware | null {
   const notFound: Target = { file: path.join(root, '404.html'), status: 404, cacheControl: REVALIDATE };
 
   async function resolveTarget(pathname: string): Promise<Target> {
+    // Only a path written as the site writes it is a page: an empty segment (`//x/services`, `/services//`) is none.
+    if (!pathname.startsWith('/') || pathname.includes('//')) return notFound;
     const segments = pathname.split('/').filter(Boolean);
-    // Never serve dot-files or dot-folders (.vite/manifest.json) and never leave the dist folder.
+    // Never serve dot-files or dot-folders (.vite/manifest.json), dot segments (/a/../services), nor leave the dist folder.
     if (segments.some((segment) => segment.startsWith('.') || segment.includes('\\') || segment.includes('\0'))) return notFound;
 
     const last = segments[segments.length - 1] ?? '';
@@ -148,7 +162,7 @@ export function createSpaMiddleware(distDir: string): SpaMiddleware | null {
       next();
       return;
     }
-    const raw = new URL(req.originalUrl ?? req.url ?? '/', 'http://localhost').pathname;
+    const raw = requestPath(req.originalUrl ?? req.url ?? '/');
     let pathname: string;
     try {
       pathname = decodeURIComponent(raw);

@@ -1,10 +1,12 @@
 import { Controller, Get, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
-import { matchesRoutePattern } from './spa-middleware';
+import { matchesRoutePattern, requestPath } from './spa-middleware';
 import { SpaModule } from './spa.module';
 
 @Controller()
@@ -109,6 +111,56 @@ describe('SpaModule', () => {
     expect(res.text).toContain('404 Page Not Found');
   });
 
+  /** A GET with the request target sent byte for byte (supertest's client would resolve `..` and read `//host`). */
+  async function rawGet(target: string): Promise<{ status: number; type: string; text: string }> {
+    const server = app.getHttpServer() as http.Server;
+    if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return new Promise((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, path: target, method: 'GET', agent: false }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), text }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it.each([
+    '//evil.example/customer/dashboard',
+    '//x/services',
+    '//services',
+    '//',
+    '//a/b/../../services',
+    '/a/../services',
+    '/services/.',
+    '/./services',
+    '/services//',
+    '/ticket//1',
+    '//api/ticket/1000',
+    '//assets/index-abc123.js',
+    '/\\evil.example/services',
+    '/%2Fevil.example/customer/dashboard',
+  ])('answers %s, a path no page is written as, with the not-found page and a 404 status', async (target) => {
+    const res = await rawGet(target);
+    expect({ target, status: res.status, type: res.type }).toEqual({ target, status: 404, type: 'text/html; charset=utf-8' });
+    expect(res.text).toContain('404 Page Not Found');
+  });
+
+  it.each([
+    ['/services?utm_source=mail', 'services page'],
+    ['/services/?a=1&b=//x', 'services page'],
+    ['/?next=//evil.example', 'home page'],
+    ['/customer/dashboard?from=/a/../b', 'shell'],
+    ['http://localhost/services', 'services page'],
+  ])('still serves %s as it is written', async (target, text) => {
+    const res = await rawGet(target);
+    expect({ target, status: res.status }).toEqual({ target, status: 200 });
+    expect(res.text).toContain(text);
+  });
+
   it('leaves /api paths to the API, including its own 404s', async () => {
     await request(app.getHttpServer()).get('/api/probe').expect(200, { ok: true });
     const res = await request(app.getHttpServer()).get('/api/nothing-here').expect(404);
@@ -152,6 +204,17 @@ describe('SpaModule', () => {
       rmSync(empty, { recursive: true, force: true });
       process.env.SPA_DIST_DIR = dir;
     }
+  });
+});
+
+describe('requestPath', () => {
+  it('takes the path as sent: no host, no dot segments resolved, no query', () => {
+    expect(requestPath('//evil.example/customer/dashboard')).toBe('//evil.example/customer/dashboard');
+    expect(requestPath('/a/b/../../services?x=1')).toBe('/a/b/../../services');
+    expect(requestPath('/services/?utm_source=mail#top')).toBe('/services/');
+    expect(requestPath('http://localhost:3000//x/services?y')).toBe('//x/services');
+    expect(requestPath('https://example.com')).toBe('/');
+    expect(requestPath('*')).toBe('/\0');
   });
 });
 
