@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { Pool, types } from 'pg';
 import type { AppConfig } from '../config/config';
 import { EmbeddedPostgres } from './embedded-postgres';
@@ -24,6 +25,18 @@ function withSchema(url: string, schema: string | undefined): string {
   return parsed.toString();
 }
 
+const logger = new Logger('Database');
+
+/**
+ * An idle connection of the pool that the server ends (a restart, a failover, `pg_terminate_backend`, an
+ * idle-session timeout) makes the pool emit 'error': with no listener, Node throws it and the process dies.
+ * The pool has already dropped that connection and opens another when one is next needed: only a log line.
+ */
+function survivingLostConnections(pool: Pool): Pool {
+  pool.on('error', (error) => logger.warn(`A database connection was lost while idle (${error.message}); the next query opens another`));
+  return pool;
+}
+
 /**
  * Opens the configured PostgreSQL, or starts the embedded one when DATABASE_URL is not set (in `dataDir`, else
  * DATA_DIR; `memory` for one that lives in this process only). The embedded one is reached over a Unix socket in
@@ -41,7 +54,7 @@ export async function openDatabase(config: AppConfig, dataDir?: string): Promise
       }
     }
     const url = withSchema(config.DATABASE_URL, schema);
-    const pool = new Pool({ connectionString: url, max: config.DATABASE_POOL_SIZE });
+    const pool = survivingLostConnections(new Pool({ connectionString: url, max: config.DATABASE_POOL_SIZE }));
     // Parameterized statements run as named (prepared) ones: parsed and planned once per connection. Not on
     // the embedded database, whose protocol layer loses track of a named statement whose first run failed.
     namePoolStatements(pool);
@@ -52,7 +65,7 @@ export async function openDatabase(config: AppConfig, dataDir?: string): Promise
   // One connection: the embedded server multiplexes connections onto PGlite's single session message by
   // message, which lets one connection's extended-protocol messages land between another's. Code that
   // holds a client must therefore never wait for a second one (the timeout turns such a wait into an error).
-  const pool = new Pool({ connectionString: embedded.url, max: 1, connectionTimeoutMillis: 30_000 });
+  const pool = survivingLostConnections(new Pool({ connectionString: embedded.url, max: 1, connectionTimeoutMillis: 30_000 }));
   try {
     await pool.query('SELECT 1');
   } catch (error) {
