@@ -24,6 +24,18 @@ describe('password rules (finding 10)', () => {
     expect(later.filter((p) => passwordProblem(p, owner) !== null)).toEqual([]);
   });
 
+  it("refuses for an admin account every password of the whole list (admin123 is number 12,412), which a customer's may be", () => {
+    const ranked = dictionary['passwords-common'];
+    expect(ranked.indexOf('admin123')).toBeGreaterThan(REFUSED_COMMON_PASSWORDS);
+    expect(passwordProblem('admin123', owner)).toBeNull();
+    expect(passwordProblem('admin123', owner, 'admin')).toBe(accountMessages.passwordTooCommon);
+    expect(passwordProblem(' Admin123 ', owner, 'admin')).toBe(accountMessages.passwordTooCommon);
+    const accepted = ranked.filter((p) => p.length >= 6 && new Set(p).size > 1 && passwordProblem(p, owner, 'admin') === null);
+    expect(accepted).toEqual([]);
+    for (const password of ['correct horse 1', 'Bethesda tax 2026!', 'x9!vq-llama'])
+      expect(passwordProblem(password, owner, 'admin')).toBeNull();
+  });
+
   it.each(['      ', '\t\t\t\t\t\t', ' \t  \t ', 'aaaaaaaa', '0000000000'])('refuses %j (blank or one character repeated)', (password) => {
     expect(passwordProblem(password, owner)).toBe(accountMessages.passwordOneCharacter);
   });

@@ -71,7 +71,7 @@ export class AdminAccountsService implements OnApplicationBootstrap {
 
   /** The first admin account. A 403 once any admin exists, including for all but one of racing first setups. */
   async createFirstAdmin(input: AdminSetup): Promise<AdminUser> {
-    assertAcceptablePassword(input.password, input);
+    assertAcceptablePassword(input.password, input, 'password', 'admin');
     const created = await admins.insertFirstAdmin(this.db.pool, await this.newAdmin(input));
     if (!created) throw new ForbiddenException({ message: adminMessages.setupClosed } satisfies ApiError);
     this.logger.log(`First admin ${created.id} (${created.username}) created by the setup`);
@@ -80,7 +80,7 @@ export class AdminAccountsService implements OnApplicationBootstrap {
 
   /** A further admin account, added by a logged-in admin. */
   async createAdmin(input: AdminSetup, by: AdminPrincipal): Promise<AdminUser> {
-    assertAcceptablePassword(input.password, input);
+    assertAcceptablePassword(input.password, input, 'password', 'admin');
     const created = await admins.insertAdmin(this.db.pool, await this.newAdmin(input), by.id);
     if (!created) throw new ConflictException({ message: adminMessages.adminTaken } satisfies ApiError);
     this.logger.log(`Admin ${created.id} (${created.username}) created by admin ${by.id}`);
@@ -143,7 +143,7 @@ export class AdminAccountsService implements OnApplicationBootstrap {
         errors: [{ path: 'newPassword', message: adminMessages.samePassword }],
       } satisfies ApiError);
     }
-    assertAcceptablePassword(newPassword, row, 'newPassword');
+    assertAcceptablePassword(newPassword, row, 'newPassword', 'admin');
     // The current password was checked against the hash read above: the write happens only if that hash is
     // still the stored one. Of parallel changes one wins; for the others the password they gave is no longer
     // current, and they get that answer rather than a 200 for a password that was overwritten at once.

@@ -185,7 +185,7 @@ async function passwordProblems(password: string, row: admins.AdminRow): Promise
   const parsed = changePasswordSchema.shape.newPassword.safeParse(password);
   if (!parsed.success) return [...new Set(parsed.error.issues.map((issue) => issue.message))];
   if (await verifyPassword(row.passwordHash, password)) return [adminMessages.samePassword];
-  const problem = passwordProblem(password, row);
+  const problem = passwordProblem(password, row, 'admin');
   return problem === null ? [] : [problem];
 }
 
