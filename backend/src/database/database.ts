@@ -28,12 +28,19 @@ function withSchema(url: string, schema: string | undefined): string {
 const logger = new Logger('Database');
 
 /**
- * An idle connection of the pool that the server ends (a restart, a failover, `pg_terminate_backend`, an
- * idle-session timeout) makes the pool emit 'error': with no listener, Node throws it and the process dies.
- * The pool has already dropped that connection and opens another when one is next needed: only a log line.
+ * A connection the server ends (a restart, a failover, `pg_terminate_backend`, an idle-session timeout) emits
+ * 'error': on the pool when it was idle, on the connection itself when it was checked out (pg-pool listens only
+ * to idle ones). With no listener Node throws the event and the process dies. The query running on it fails on
+ * its own; the pool drops the connection (when idle, or when it is released) and opens another when one is next
+ * needed: only a log line.
  */
 function survivingLostConnections(pool: Pool): Pool {
   pool.on('error', (error) => logger.warn(`A database connection was lost while idle (${error.message}); the next query opens another`));
+  pool.on('connect', (client) => {
+    client.on('error', (error) =>
+      logger.warn(`A database connection in use was lost (${error.message}); its query fails, the next opens another`),
+    );
+  });
   return pool;
 }
 

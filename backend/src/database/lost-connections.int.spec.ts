@@ -36,4 +36,38 @@ maybe('a database connection lost while idle', () => {
       await db.close();
     }
   });
+
+  it('in use (a transaction, a long query) fails its query, and the app goes on', async () => {
+    const name = `lost_busy_${randomUUID().slice(0, 8)}`;
+    const db = await openDatabase(
+      loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'fatal', DATA_DIR: 'memory', DATABASE_URL: url!, DATABASE_POOL_SIZE: '2' }),
+    );
+    const admin = new Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const client = await db.pool.connect();
+      await client.query(`SET application_name = '${name}'`);
+      const sleeping = client.query('SELECT pg_sleep(30)');
+      // Wait until the query runs, then end its connection from another session.
+      let ended: unknown[] = [];
+      for (let i = 0; i < 100 && ended.length === 0; i++) {
+        ended = (
+          await admin.query(
+            "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = $1 AND state = 'active'",
+            [name],
+          )
+        ).rows;
+        if (ended.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(ended).toEqual([{ ended: true }]);
+      await expect(sleeping).rejects.toThrow();
+      // The error event of the checked-out connection comes after its query failed: give it time to arrive.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      client.release(true);
+      await expect(db.pool.query('SELECT 1 AS one')).resolves.toMatchObject({ rows: [{ one: 1 }] });
+    } finally {
+      await admin.end();
+      await db.close();
+    }
+  });
 });
