@@ -73,13 +73,14 @@ const USERNAME_CHARACTERS: [RegExp, string] = [
 ];
 
 /**
- * What a one-line field (a name, an address, a subject) never holds: C0 and C1 controls (line breaks, tabs,
- * escape), DEL, the Unicode line and paragraph separators, and the bidirectional embeddings, overrides and
- * isolates, which make text read in another order than it is stored (an override shows "gpj.exe" as
- * "exe.jpg"): in the admin list, an email subject or a log line they would forge or disguise what was sent.
+ * What a one-line field (a name, an address, a subject) never holds: C0 and C1 controls (line breaks, escape;
+ * not a tab, which a paste from a spreadsheet brings: it is whitespace), DEL, the Unicode line and paragraph
+ * separators, and the bidirectional embeddings, overrides and isolates, which make text read in another order
+ * than it is stored (an override shows "gpj.exe" as "exe.jpg"): in the admin list, an email subject or a log
+ * line they would forge or disguise what was sent.
  */
 // eslint-disable-next-line no-control-regex -- finding control characters is what this pattern is for
-const NOT_ONE_LINE = new RegExp('[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]');
+const NOT_ONE_LINE = new RegExp('[\\u0000-\\u0008\\u000a-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]');
 
 /** The refinement of a one-line field, for `.refine(...oneLine('Business name'))`. */
 export function oneLine(label: string): [(value: string) => boolean, string] {
@@ -277,25 +278,13 @@ export function parseEmailList(list: string): string[] {
   return [...seen];
 }
 
-/** POST /api/admin/marketing-email. */
-export const marketingEmailSchema = z.strictObject({
-  subject: text(messages.subjectRequired, 'Subject')
-    .trim()
-    .min(1, messages.subjectRequired)
-    .max(300)
-    .refine(...oneLine('Subject')),
-  content: text(messages.emailContentRequired, 'Email content').min(1, messages.emailContentRequired),
-  emails: z
-    .array(z.string().trim().email(messages.invalidEmail), { error: messages.emailListRequired })
-    .min(1, messages.noValidEmails)
-    .max(5000),
-  fallbackMode: z.boolean().optional(),
-});
-export type MarketingEmail = z.infer<typeof marketingEmailSchema>;
-
 /** The marketing compose form, where the list is typed or pasted as text. */
 export const marketingFormSchema = z.object({
-  subject: z.string().trim().min(1, messages.subjectRequired),
+  subject: z
+    .string()
+    .trim()
+    .min(1, messages.subjectRequired)
+    .refine(...oneLine('Subject')),
   emailList: z
     .string()
     .trim()

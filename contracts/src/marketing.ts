@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { queryInteger } from './admin';
-import { contactFormSchema, messages } from './forms';
+import { contactFormSchema, messages, oneLine } from './forms';
 
 /**
  * The most distinct valid addresses one campaign may have. At the spec's 50 every 15 minutes that is about two
@@ -106,7 +106,9 @@ const subjectField = z
   .string({ error: messages.subjectRequired })
   .trim()
   .min(1, messages.subjectRequired)
-  .max(300, 'Subject must be at most 300 characters');
+  .max(300, 'Subject must be at most 300 characters')
+  // An email header: a line break would start another header (Bcc:), an override would disguise the subject.
+  .refine(...oneLine('Subject'));
 const contentField = z.string({ error: messages.emailContentRequired }).min(1, messages.emailContentRequired);
 
 /**

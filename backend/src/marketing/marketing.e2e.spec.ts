@@ -25,6 +25,8 @@ function email(bytes: number, imageBytes = 0): string {
   return `${head}${'x'.repeat(Math.max(0, bytes - head.length - tail.length))}${tail}`;
 }
 
+const ONE_LINE_SUBJECT = 'Subject must be one line of text, without control characters';
+
 describe('marketing endpoints', () => {
   let smtp: TestSmtpServer;
   let t: TestApp;
@@ -125,6 +127,9 @@ describe('marketing endpoints', () => {
     [{ subject: 'S', content: 'C', emails: [] }, 'emails', 'Email list is required'],
     [{ subject: 'S', content: 'C' }, 'emails', 'Email list is required'],
     [{ subject: 'S', content: 'C', emails: ['nobody', 'at all;x@'] }, 'emails', marketingMessages.noValidEmails],
+    // The subject is an email header: no second header through a line break, no disguise through an override.
+    [{ subject: 'Offer\r\nBcc: all@example.com', content: 'C', emails: ['a@example.com'] }, 'subject', ONE_LINE_SUBJECT],
+    [{ subject: 'Invoice \u202Efdp.exe', content: 'C', emails: ['a@example.com'] }, 'subject', ONE_LINE_SUBJECT],
   ])('refuses %j with a 400 naming the field', async (body, path, message) => {
     const response = await admin.post('/api/admin/marketing-email').send(body).expect(400);
     expect(response.body.errors).toEqual([{ path, message }]);
