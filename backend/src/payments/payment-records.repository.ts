@@ -159,7 +159,9 @@ export async function releaseClaim(pool: Pool, id: string, ticketId: number): Pr
 /** Nothing more to do for this intent: its outcome is on the ticket, or it can no longer pay. */
 export async function settleIntent(pool: Pool, id: string, status: string, outcome: string, now: Date): Promise<void> {
   await pool.query(
-    `UPDATE payment_intents SET status = $2, outcome = $3, settled_at = coalesce(settled_at, $4), updated_at = $4 WHERE id = $1`,
+    // A payment recorded on its ticket stays 'recorded' (what a refund looks for), whatever settles it again.
+    `UPDATE payment_intents SET status = $2, outcome = CASE WHEN outcome = 'recorded' THEN outcome ELSE $3 END,
+       settled_at = coalesce(settled_at, $4), updated_at = $4 WHERE id = $1`,
     [id, status, outcome, now],
   );
 }

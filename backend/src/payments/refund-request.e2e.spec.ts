@@ -209,6 +209,33 @@ describe('refund requests outlive the process that asked', () => {
     asked.mockRestore();
   });
 
+  it("a payment reported again after an override is not news: not recorded again, not given back, still the admin's to refund", async () => {
+    const t = await open();
+    const payments = t.app.get(TicketPaymentsService);
+    const gateway = t.app.get<PaymentGateway>(PAYMENT_GATEWAY);
+    for (const [intentShown, status] of [
+      ['pi_paid_by_cheque', 'completed'],
+      [null, 'pending'],
+    ] as const) {
+      const { ticketId, intentId } = await paidTicket(t);
+      await override(t, ticketId, intentShown, status);
+      const before = (await t.store.readStream(`ticket-${ticketId}`)).length;
+      const asked = jest.spyOn(gateway, 'refund');
+      // The customer reloads the return page, or the gateway delivers its webhook again.
+      const intent = await gateway.retrievePaymentIntent(intentId);
+      await expect(payments.recordFromGateway(intent!, ADMIN)).resolves.toMatchObject({ kind: 'unchanged' });
+      expect(asked).not.toHaveBeenCalled();
+      expect((await t.store.readStream(`ticket-${ticketId}`)).length).toBe(before);
+      const { rows } = await t.db.pool.query<{ outcome: string }>('SELECT outcome FROM payment_intents WHERE id = $1', [intentId]);
+      expect(rows).toEqual([{ outcome: 'recorded' }]);
+      // The money is still held: the admin's refund gives it back.
+      await expect(payments.refundTicket(ticketId, 'Paid twice', ADMIN)).resolves.toMatchObject({ status: 'refunded' });
+      expect(asked).toHaveBeenCalledTimes(1);
+      expect((await refundEvent(t, ticketId)).data).toMatchObject({ paymentIntentId: intentId });
+      asked.mockRestore();
+    }
+  });
+
   it('answers refunded for an override on a ticket the gateway holds nothing for, without asking it', async () => {
     const t = await open();
     const agent = request.agent(t.app.getHttpServer()).set('X-Requested-With', 'XMLHttpRequest');

@@ -127,6 +127,10 @@ export function recordPayment(command: RecordPayment, state: Ticket): TicketEven
   const ticket = existing(state);
   const { paymentIntentId, amountCents, currency } = command.data;
   const { payment } = ticket;
+  // A payment this ticket's events recorded already (a retried webhook, a reloaded return page) is not news,
+  // whatever an admin's override shows since: recording it again would undo the override, and refusing it
+  // would give back money the ticket holds (a refused payment is refunded at once).
+  if (ticket.gatewayPayments.some((known) => known.paymentIntentId === paymentIntentId)) return [];
   switch (payment.kind) {
     case 'due':
     case 'failed':
