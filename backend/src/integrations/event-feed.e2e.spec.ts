@@ -198,12 +198,12 @@ describe('GET /api/integrations/events', () => {
         message: expect.stringMatching(/position/),
       });
     }
-    // Any other name (a misspelling, brackets) is refused, not ignored: the feed would start elsewhere.
+    // Another spelling of `from` (case, brackets) is refused, not ignored: the feed would start elsewhere.
     for (const [query, name] of [
       ['?From=1/1', 'From'],
       ['?from[]=1/1', 'from[]'],
       ['?from%5Bx%5D=1/1', 'from[x]'],
-      ['?from=0&since=1/1', 'since'],
+      ['?FROM=0&_=1', 'FROM'],
     ] as const) {
       const unknown = await request(server).get(`/api/integrations/events${query}`).set('Authorization', `Bearer ${key}`);
       expect({ query, status: unknown.status, body: unknown.body }).toEqual({
@@ -314,6 +314,11 @@ describe('admin keys and the admin feed', () => {
     // The screen's feed refuses a parameter it does not know, as the integrations feed does.
     const unknown = await request(t.app.getHttpServer()).get('/api/admin/events?from[]=0').set('Cookie', cookie);
     expect({ status: unknown.status, message: unknown.body.message }).toEqual({ status: 400, message: 'Unknown field "from[]"' });
+    // Names a client adds of its own (a polyfill's lastEventId, a cache-buster) are left alone: the stream opens.
+    const polyfill = new SseConnection(`${base}/api/admin/events?from=0&lastEventId=abc&_=1700000000000`, { cookie });
+    await polyfill.opened;
+    expect(polyfill.status).toBe(200);
+    polyfill.close();
   });
 });
 

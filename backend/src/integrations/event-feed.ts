@@ -5,12 +5,15 @@ import { type EventStore, parsePosition, type Position, type RecordedEvent, STAR
 import { type Audience, toIntegrationEvent } from './integration-events';
 
 /**
- * A feed's query names `from` and nothing else: a misspelt or bracketed name (`?From=`, `?from[]=`, Express's
- * simple parser keeps `from[]` as a name of its own) would otherwise be ignored, and the feed replayed from
- * the start or the head instead of where the client asked.
+ * Another spelling of `from` (`?From=`, `?from[]=`, `?from[x]=`: Express's simple parser keeps a bracketed name
+ * as a name of its own) would otherwise be ignored, and the feed replayed from the start or the head instead of
+ * where the client asked: refused. Other names are left alone: EventSource polyfills add `lastEventId=` on a
+ * reconnect and some clients a cache-buster (`_=`), and a 400 would end their stream for good.
  */
+const FROM_SPELLING = /^from(?:\[.*\])?$/i;
+
 function refuseUnknownParameters(request: Request): void {
-  const unknown = Object.keys(request.query).filter((name) => name !== 'from');
+  const unknown = Object.keys(request.query).filter((name) => name !== 'from' && FROM_SPELLING.test(name));
   if (unknown.length === 0) return;
   const errors = unknown.map((name) => ({ path: name, message: `Unknown field "${name}"` }));
   throw new BadRequestException({ message: errors.map((error) => error.message).join('; '), errors } satisfies ApiError);
