@@ -138,7 +138,7 @@ describe('npm run admins', () => {
     expect(unlocked.lines).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^Unlocked admin ${admin.username} \\(id \\d+\\): it was locked until \\S+Z \\(4 failed attempts\\); it can log in again now\\.$`,
+          `^Unlocked admin ${admin.username} \\(id \\d+\\): it was locked until \\S+Z \\(4 failed attempts\\); it can log in again now \\(the per-address limit, LOGIN_MAX_ATTEMPTS_PER_ADDRESS, still applies to each client address\\)\\.$`,
         ),
       ),
     ]);

@@ -129,7 +129,10 @@ async function unlock(tools: Tools, username: string): Promise<number> {
   const lock = await loginLock(tools, row.id);
   await tools.limiter.reset(adminLoginKey(row.id));
   if (!lock) tools.write(`Nothing to clear: ${named(row)} was not locked (its login counter was clear).`);
-  else if (lock.locked) tools.write(`Unlocked ${named(row)}: it was ${describeLock(lock)}; it can log in again now.`);
+  else if (lock.locked)
+    tools.write(
+      `Unlocked ${named(row)}: it was ${describeLock(lock)}; it can log in again now (the per-address limit, LOGIN_MAX_ATTEMPTS_PER_ADDRESS, still applies to each client address).`,
+    );
   else tools.write(`Cleared the login counter of ${named(row)}: it was ${describeLock(lock)}.`);
   return 0;
 }
