@@ -1,17 +1,17 @@
 import 'reflect-metadata';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
+import { type LogLevel, Logger } from '@nestjs/common';
 import { adminMessages, changePasswordSchema, messages } from '@ppr/contracts';
 import { hashPassword, passwordProblem, verifyPassword } from '../accounts/passwords';
 import { adminLoginKey } from '../admin/admin-accounts.service';
 import * as admins from '../admin/admin-users.repository';
-import { createApp } from '../app';
+import { openStorage } from '../bootstrap/prepare-storage';
 import { principalKey } from '../auth/principal';
 import { RateLimiter } from '../auth/rate-limiter';
 import { PgSessionStore } from '../auth/session-store';
 import { type AppConfig } from '../config/config';
 import type { Database } from '../database/database';
-import { DATABASE } from '../database/database.tokens';
 import { runCliMain, UsageError } from './cli-main';
 
 const USAGE = `Usage: npm run admins -- <command>
@@ -232,13 +232,20 @@ export async function runAdminsCli(
     return commandName ? 0 : 2;
   }
   const command = parseCommand(commandName, args);
-  // The whole application (not listening): the same accounts table, login counters and session store as the server.
-  const app = await createApp(config, { serveSpa: false });
+  // The database (migrated, as the app does at start) and the same login counters and session store as the server,
+  // without the rest of the application: its background workers (campaigns, email sagas, the reconciler) would
+  // otherwise run in this process while it works.
+  // No Nest application configures the logger here: the configured level (warn unless set) holds back start-up lines.
+  const levels: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+  Logger.overrideLogger(levels.slice(0, levels.indexOf(config.LOG_LEVEL) + 1));
+  const db = await openStorage(config);
   try {
     const tools: Tools = {
-      db: app.get<Database>(DATABASE),
-      limiter: app.get(RateLimiter),
-      sessions: app.get(PgSessionStore),
+      db,
+      limiter: new RateLimiter(db),
+      sessions: new PgSessionStore(db.pool, config.SESSION_IDLE_HOURS * 3_600_000, {
+        absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3_600_000,
+      }),
       config,
       write,
     };
@@ -251,7 +258,7 @@ export async function runAdminsCli(
         return await resetPassword(tools, command.username, input);
     }
   } finally {
-    await app.close();
+    await db.close();
   }
 }
 
