@@ -98,6 +98,18 @@ describe('payments through the simulated gateway', () => {
     return (await agent.get(`/api/ticket/${ticketId}`).expect(200)).body.paymentStatus as string;
   }
 
+  /** A new ticket this browser paid with the test card while the gateway's webhooks were lost: what they would have been. */
+  async function paidWithWebhookLost(agent: Agent): Promise<{ ticketId: number; paymentIntentId: string; late: SimulatedEvent[] }> {
+    const ticketId = await newTicket(agent);
+    const { clientSecret, paymentIntentId } = (await agent.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body;
+    const late = loseWebhooks();
+    await agent
+      .post('/api/payments/simulated/confirm')
+      .send({ clientSecret, ...VISA })
+      .expect(200);
+    return { ticketId, paymentIntentId: paymentIntentId as string, late };
+  }
+
   /** Delivers a (lost) gateway event over HTTP, signed as the simulated gateway signs: the webhook's answer. */
   async function deliverLate(event: SimulatedEvent | undefined): Promise<request.Response> {
     const payload = JSON.stringify(event);
@@ -239,13 +251,7 @@ describe('payments through the simulated gateway', () => {
 
   it("the webhook after the browser's update-ticket-payment: the server retrieves the intent, the late webhook changes nothing", async () => {
     const agent = browser();
-    const ticketId = await newTicket(agent);
-    const { clientSecret, paymentIntentId } = (await agent.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body;
-    const late = loseWebhooks();
-    await agent
-      .post('/api/payments/simulated/confirm')
-      .send({ clientSecret, ...VISA })
-      .expect(200);
+    const { ticketId, paymentIntentId, late } = await paidWithWebhookLost(agent);
     expect(await paymentStatusSeenBy(agent, ticketId)).toBe('pending');
 
     await agent.post('/api/update-ticket-payment').send({ ticketId, paymentIntentId }).expect(200, { id: ticketId });
@@ -259,13 +265,7 @@ describe('payments through the simulated gateway', () => {
 
   it('a webhook that records the payment while the card form asks for an intent again: 409 already paid, the payment stays refundable', async () => {
     const agent = browser();
-    const ticketId = await newTicket(agent);
-    const { clientSecret, paymentIntentId } = (await agent.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body;
-    const late = loseWebhooks();
-    await agent
-      .post('/api/payments/simulated/confirm')
-      .send({ clientSecret, ...VISA })
-      .expect(200);
+    const { ticketId, paymentIntentId, late } = await paidWithWebhookLost(agent);
     // The form is opened again (another tab) while the webhook is on its way: it arrives as the server asks the
     // gateway about the open intent, and records the payment first.
     const retrieve = gateway.retrievePaymentIntent.bind(gateway);
@@ -547,13 +547,7 @@ describe('payments through the simulated gateway', () => {
 
   it('a lost webhook is recovered by the reconciler, which records the payment once', async () => {
     const agent = browser();
-    const ticketId = await newTicket(agent);
-    const { clientSecret, paymentIntentId } = (await agent.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body;
-    loseWebhooks();
-    await agent
-      .post('/api/payments/simulated/confirm')
-      .send({ clientSecret, ...VISA })
-      .expect(200);
+    const { ticketId, paymentIntentId } = await paidWithWebhookLost(agent);
     expect(await paymentStatusSeenBy(agent, ticketId)).toBe('pending');
 
     const reconciler = t.app.get(PaymentReconciler);
