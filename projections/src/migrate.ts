@@ -1,4 +1,14 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import {
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+  type SchemaMetadata,
+  sql,
+  type TableMetadata,
+} from 'kysely';
 import * as readTables from './migrations/20261121100000_read_tables';
 import * as refundedPaymentDisplay from './migrations/20261123100000_refunded_payment_display';
 import * as responseClock from './migrations/20261124100000_response_clock';
@@ -27,15 +37,48 @@ class StaticMigrationProvider implements MigrationProvider {
   }
 }
 
-/** invalid_schema_name or undefined_table, as a catalog listing meets them when a schema vanishes under it. */
-function isConcurrentDropRace(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '3F000' || code === '42P01';
+/**
+ * What kysely's migrator learns about the database, limited to one schema. Kysely's own PostgreSQL
+ * introspector lists every column of every schema in the database and asks `pg_get_serial_sequence` about
+ * each by name, which reads the catalog as it is now rather than as the listing's snapshot saw it. Another
+ * schema changing meanwhile (a column renamed or dropped by its migration, a schema dropped, a replay
+ * moving tables) then failed our migration before any of it ran: "column created_at of relation tickets
+ * does not exist". The migrator only asks whether a schema and its two bookkeeping tables exist, so this
+ * answers just that, from the catalog rows of the schema it works in.
+ */
+class SchemaIntrospector implements DatabaseIntrospector {
+  constructor(
+    private readonly db: Kysely<unknown>,
+    private readonly schema: string,
+  ) {}
+
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    const { rows } = await sql<SchemaMetadata>`SELECT nspname AS name FROM pg_catalog.pg_namespace WHERE nspname = ${this.schema}`.execute(
+      this.db,
+    );
+    return rows;
+  }
+
+  /** The schema's tables and views by name; their columns are left out, as the migrator never reads them. */
+  async getTables(): Promise<TableMetadata[]> {
+    const { rows } = await sql<{ name: string; isView: boolean }>`
+      SELECT c.relname AS name, c.relkind = 'v' AS "isView"
+        FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS ns ON ns.oid = c.relnamespace
+       WHERE ns.nspname = ${this.schema} AND c.relkind IN ('r', 'v', 'p')`.execute(this.db);
+    return rows.map((row) => ({ ...row, schema: this.schema, columns: [] }));
+  }
+
+  async getMetadata(): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables() };
+  }
 }
 
-async function migrateOn(db: Kysely<unknown>, set: MigrationSet, schema: string): Promise<string[]> {
+async function migrateOn(connection: Kysely<unknown>, set: MigrationSet, schema: string): Promise<string[]> {
+  // `connection` is kysely's instance for one held connection, made for this run: its introspection (a
+  // public getter that kysely's migrator reads) is replaced on this instance only.
+  Object.defineProperty(connection, 'introspection', { value: new SchemaIntrospector(connection, schema) });
   const migrator = new Migrator({
-    db,
+    db: connection,
     provider: new StaticMigrationProvider(set.migrations),
     migrationTableName: set.tableName,
     migrationLockTableName: `${set.tableName}_lock`,
@@ -43,15 +86,7 @@ async function migrateOn(db: Kysely<unknown>, set: MigrationSet, schema: string)
     // search path for its own, and another schema's history would decide what runs here.
     migrationTableSchema: schema,
   });
-  let { error, results } = await migrator.migrateToLatest();
-  // Kysely looks for its bookkeeping table by listing the tables of every schema; a schema dropped by someone
-  // else meanwhile (a replay swapping its tables, another test file) fails that listing with "schema ...
-  // does not exist" or "relation ... does not exist" before any migration ran. That is a race, not our
-  // error: list again. A migration that itself failed (`results` says which) is never retried.
-  for (let attempt = 1; attempt < 5 && error && !results?.length && isConcurrentDropRace(error); attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
-    ({ error, results } = await migrator.migrateToLatest());
-  }
+  const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     const reason = error instanceof Error ? error.message : String(error);
@@ -62,16 +97,17 @@ async function migrateOn(db: Kysely<unknown>, set: MigrationSet, schema: string)
 
 /**
  * Brings a schema to the latest migration of a set; returns the names of the migrations it applied.
- * Without `schema`, the connection's current schema (its search_path). With one, the migrations run on
- * one held connection whose search_path is that schema (then public, where shared extensions live), so
- * that even raw SQL without a schema lands there: a replay builds its fresh tables this way.
+ * They run on one held connection. Without `schema`, in that connection's current schema (its
+ * search_path). With one, the connection's search_path is set to that schema (then public, where shared
+ * extensions live), so that even raw SQL without a schema lands there: a replay builds its fresh tables
+ * this way.
  */
 export async function runMigrations(db: Kysely<unknown>, set: MigrationSet, schema?: string): Promise<string[]> {
-  if (schema === undefined) {
-    const { rows } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db);
-    return migrateOn(db, set, rows[0]!.schema);
-  }
   return db.connection().execute(async (connection) => {
+    if (schema === undefined) {
+      const { rows } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(connection);
+      return migrateOn(connection, set, rows[0]!.schema);
+    }
     await sql`SET search_path TO ${sql.id(schema)}, public`.execute(connection);
     try {
       return await migrateOn(connection, set, schema);
