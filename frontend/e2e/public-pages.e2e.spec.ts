@@ -1,6 +1,7 @@
 import { type APIRequestContext, expect, test, type Page } from '@playwright/test';
 import { CHROMIUM_PATH, HAS_CHROMIUM } from '../playwright.config';
 import { expectNoSeriousAxeViolations } from './support/axe';
+import { recordScrolling } from './support/scroll';
 import { CLIENT_ROUTES, LANDING_ROUTES, PUBLIC_ROUTES, REGIONAL_ROUTES, canonicalOf, decodeEntities } from './expected-routes';
 
 const NO_CHROMIUM = `Chromium not found at ${CHROMIUM_PATH}: install Debian's chromium (apt-get install chromium) to run the browser tests`;
@@ -301,6 +302,24 @@ test.describe('in the browser', () => {
     await expect(page).toHaveTitle('IT Support Services | Potomac PC Repair');
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', canonicalOf('/services'));
     await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', 'IT Support Services | Potomac PC Repair');
+  });
+
+  test('a link at the foot of a page opens the next page at its top at once; less motion turns smooth scrolling off', async ({ page }) => {
+    await gotoHydrated(page, '/services');
+    const link = page.getByRole('navigation', { name: 'Support' }).getByRole('link', { name: 'Refund Policy' });
+    await link.scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    const scrolled = await recordScrolling(page);
+    await link.click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Refund Policy');
+    expect(await scrolled()).toEqual([0]);
+    await expect(page.locator('#main')).toBeFocused();
+
+    const scrollBehavior = () => page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior);
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    expect(await scrollBehavior()).toBe('smooth');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(await scrollBehavior()).toBe('auto');
   });
 
   test('mobile menu works from the keyboard and closes on navigation', async ({ page }) => {

@@ -6,6 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { CHROMIUM_PATH, HAS_CHROMIUM } from '../playwright.config';
 import { useE2eDatabase } from './support/database';
 import { fillRequest, paymentStatus, request, submitRequest, uniqueEmail } from './support/request-form';
+import { recordScrolling } from './support/scroll';
 
 /**
  * Issue 14, the request flow in a real browser against the real backend (simulated gateway, embedded database
@@ -162,8 +163,16 @@ test('the steps page: Log In and Create Account carry returnTo, Skip for now con
   );
   await page.getByRole('button', { name: 'Skip for now' }).click();
   await fillRequest(page, request(uniqueEmail('steps')));
-  await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+  // The form's button is below the fold; the next step starts at the top at once, not by gliding there
+  // (the button under the pointer would move while it is clicked).
+  const submit = page.getByRole('button', { name: 'Proceed to Payment' });
+  await submit.scrollIntoViewIfNeeded();
+  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+  const scrolled = await recordScrolling(page);
+  await submit.click();
   await expect(page.getByTestId('fee')).toHaveText('$49.00');
+  expect(await scrolled()).toEqual([0]);
+  await expect(page.getByRole('heading', { level: 1, name: 'Request IT Support' })).toBeFocused();
   const id = await page.evaluate(() => sessionStorage.getItem('pendingTicketId'));
   await page.getByRole('button', { name: 'Proceed to Payment' }).click();
   await expect(page).toHaveURL(new RegExp(`/payment/${id}$`));

@@ -5,6 +5,7 @@ import { SiteFooter } from '../components/layout/site-footer';
 import { SiteHeader } from '../components/layout/site-header';
 import { Toaster } from '../components/layout/toaster';
 import { usePageViews } from '../features/page-views/use-page-views';
+import { jumpToTop } from '../lib/scroll';
 import { RouteHead } from './route-head';
 
 function PageLoading() {
@@ -24,7 +25,7 @@ function useFocusMainOnNavigate(main: React.RefObject<HTMLElement | null>) {
       first.current = false;
       return;
     }
-    window.scrollTo(0, 0);
+    jumpToTop();
     main.current?.focus({ preventScroll: true });
   }, [pathname, main]);
 }

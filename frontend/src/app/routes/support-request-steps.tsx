@@ -16,6 +16,7 @@ import {
   SubmissionKeys,
   type SupportRequestValues,
 } from '../../features/support-request/components/support-request-form';
+import { jumpToTop } from '../../lib/scroll';
 import { toast } from '../../lib/toast';
 
 const STEPS = ['Account', 'Request', 'Payment', 'Confirmation'] as const;
@@ -110,9 +111,11 @@ export default function SupportRequestStepsRoute() {
   // A logged-in customer has nothing to do on the account step.
   const current = step === 0 && customer.data ? 1 : step;
 
+  // The next step replaces the one on screen: the page starts again at the top, and so does the screen reader.
   const go = (next: number) => {
     setStep(next);
-    headingRef.current?.focus();
+    jumpToTop();
+    headingRef.current?.focus({ preventScroll: true });
   };
 
   const onCreated = ({ id, request }: CreatedRequest, entered: SupportRequestValues) => {
