@@ -12,10 +12,12 @@ import { personalize } from './content';
 /** How often an idle worker looks for a campaign another instance stored, and a standby for the lock. */
 const IDLE_POLL_MS = 1000;
 const ERROR_BACKOFF_MS = 5000;
-/** The idempotency key of one recipient's message: a resumed or repeated batch never sends a second copy. */
-export function campaignMessageKey(campaignId: number, email: string): string {
-  return `campaign:${campaignId}:${email.toLowerCase()}`;
-}
+/**
+ * How often the sending instance settles the recipients a stopped process left 'sending' in a campaign that is
+ * no longer running (`settleStaleSends`): a look at a handful of indexed rows, so often enough that such a
+ * campaign's status is settled within a minute of its claims growing old enough.
+ */
+const SETTLE_EVERY_MS = 60_000;
 
 /**
  * Sends the stored campaigns in the background, batch by batch, with the campaign's pause between batches
@@ -30,6 +32,8 @@ export class CampaignWorker implements OnApplicationBootstrap, BeforeApplication
   private readonly lock: CampaignLock;
   private wake: (() => void) | null = null;
   private loop: Promise<void> = Promise.resolve();
+  /** When `settleStaleSends` is next due: at once when the worker starts. */
+  private nextSettleAt = 0;
 
   constructor(
     @Inject(DATABASE) private readonly db: Database,
@@ -64,6 +68,7 @@ export class CampaignWorker implements OnApplicationBootstrap, BeforeApplication
           await this.sleep(IDLE_POLL_MS);
           continue;
         }
+        await this.settleStaleSends();
         const campaign = await campaigns.nextRunningCampaign(this.db.pool);
         if (!campaign) {
           await this.sleep(IDLE_POLL_MS);
@@ -71,7 +76,8 @@ export class CampaignWorker implements OnApplicationBootstrap, BeforeApplication
         }
         const wait = campaign.nextBatchAt.getTime() - Date.now();
         if (wait > 0) {
-          await this.sleep(wait);
+          // A long pause between batches is waited in steps, so that stale claims are still settled meanwhile.
+          await this.sleep(Math.min(wait, SETTLE_EVERY_MS));
           continue;
         }
         await this.sendBatches(campaign);
@@ -80,6 +86,28 @@ export class CampaignWorker implements OnApplicationBootstrap, BeforeApplication
         this.logger.error(`Marketing campaign worker: ${error instanceof Error ? error.message : String(error)}; retrying shortly`);
         await this.sleep(ERROR_BACKOFF_MS);
       }
+    }
+  }
+
+  /**
+   * Settles, when due, the recipients a stopped process left 'sending' in a campaign that is no longer running
+   * (cancelled while a batch was in flight): no run resumes them, and the status would show them as pending for
+   * ever. A failure here is logged and tried again at the next turn; it never holds up the sending.
+   */
+  private async settleStaleSends(): Promise<void> {
+    if (Date.now() < this.nextSettleAt) return;
+    this.nextSettleAt = Date.now() + SETTLE_EVERY_MS;
+    try {
+      for (const settled of await campaigns.settleStaleSends(this.db.pool)) {
+        this.logger.warn(
+          `Campaign ${settled.campaignId}: ${settled.sent + settled.failed} recipients left 'sending' by a stopped process settled ` +
+            `from the mail log: ${settled.sent} sent, ${settled.failed} failed`,
+        );
+      }
+    } catch (error) {
+      this.logger.error(
+        `Marketing campaign worker could not settle stale sends: ${error instanceof Error ? error.message : String(error)}; retrying in a minute`,
+      );
     }
   }
 
@@ -177,7 +205,7 @@ export class CampaignWorker implements OnApplicationBootstrap, BeforeApplication
           text: body.text,
           html: body.html,
           headers: link.headers,
-          idempotencyKey: campaignMessageKey(campaign.id, recipient.email),
+          idempotencyKey: campaigns.campaignMessageKey(campaign.id, recipient.email),
         };
       }),
     );

@@ -6,9 +6,22 @@ import type { Pool, PoolClient } from 'pg';
  * statement, `claimRecipients`) → 'sent' | 'failed' | 'skipped' (`recordBatch`); or 'pending' → 'cancelled' when
  * an admin cancels the campaign (`cancelRunningCampaign`). The two ways out of 'pending' exclude each other, so a
  * cancelled recipient is never sent to and a claimed one is never counted as cancelled. A row left 'sending' by a
- * process that died is claimed again by the next run (the mail log's keys keep it from a second copy).
+ * process that died is claimed again by the next run (the mail log's keys keep it from a second copy); if the
+ * campaign is no longer running (cancelled), no run claims it again, and `settleStaleSends` records its outcome
+ * from the mail log once no live batch can still be sending it.
  */
 export type RecipientState = 'pending' | 'sending' | 'sent' | 'failed' | 'skipped' | 'cancelled';
+
+/** The idempotency key of one recipient's message: a resumed or repeated batch never sends a second copy. */
+export function campaignMessageKey(campaignId: number, email: string): string {
+  return `campaign:${campaignId}:${email.toLowerCase()}`;
+}
+
+/**
+ * `campaignMessageKey` of the recipient row `r`, in SQL. A campaign's list holds ASCII addresses only (see
+ * `splitRecipients`), for which lower() and toLowerCase() agree.
+ */
+const RECIPIENT_MESSAGE_KEY = `'campaign:' || r.campaign_id || ':' || lower(r.email)`;
 
 export interface NewCampaign {
   readonly subject: string;
@@ -353,4 +366,77 @@ export async function mailMessageOutcome(pool: Pool, id: number): Promise<{ stat
     id,
   ]);
   return rows[0] ?? null;
+}
+
+/**
+ * How long after its claim a recipient still 'sending' may belong to a live batch. A claim is made as its batch
+ * goes to the transport, and the batch records every outcome once its sends are done: the longest a live batch
+ * keeps its claims is the longest its sends can take. Nodemailer's own limits bound one SMTP exchange (2 minutes
+ * to connect, 30 seconds for the greeting, 10 minutes of silence on the socket), and the app's pool has 5
+ * connections: the two batches in flight, 50 messages at most each, are then 20 messages one after the other on
+ * each connection. Even a mail server that stalls every one of them to the limit (about 12.5 minutes each, over
+ * 4 hours in all) is done within 6 hours. An older claim was left by a process that stopped (or a batch whose
+ * recording failed): nothing will record it any more.
+ */
+export const STALE_CLAIM_MS = 6 * 60 * 60 * 1000;
+
+/** Why a recipient settled by `settleStaleSends` is 'failed': the sender stopped before recording the outcome. */
+const STOPPED = 'The sending process stopped before it recorded the outcome';
+export const STALE_SEND_ERRORS = {
+  /** The mail log has the attempt's failure. */
+  failed: `${STOPPED}; the mail log shows the delivery failed: `,
+  /** The mail log row is still pending: the SMTP exchange was under way and its end is unknown. */
+  interrupted: `${STOPPED}, while the message was being handed to the mail server: it may or may not have arrived, and is not repeated, so nobody gets a second copy`,
+  /** No mail log row: the message never reached the transport. */
+  notSent: `${STOPPED}, before the message was handed to the mail server: not sent`,
+} as const;
+
+/** How many recipients of one campaign `settleStaleSends` settled, by outcome. */
+export interface SettledSends {
+  readonly campaignId: number;
+  readonly sent: number;
+  readonly failed: number;
+}
+
+/**
+ * Settles the recipients left 'sending' in a campaign that is no longer running, claimed more than `olderThanMs`
+ * ago: no run claims them again (only a running campaign's are resumed), and no live batch is sending them any
+ * more (see STALE_CLAIM_MS). Their outcome is the mail log's, found by their message's idempotency key: 'sent'
+ * when the message was sent (or logged, without SMTP); 'failed' otherwise, with a reason that says the sender
+ * stopped before recording it (and the mail server's error, when the log has one).
+ *
+ * One statement that updates only rows still 'sending' and still claimed that long ago: a row a batch records
+ * meanwhile is re-checked after that batch's commit and left alone, and of two of these at once (two instances)
+ * each row is settled by one.
+ */
+export async function settleStaleSends(pool: Pool, olderThanMs = STALE_CLAIM_MS): Promise<SettledSends[]> {
+  const { rows } = await pool.query<{ campaign_id: number; sent: number; failed: number }>(
+    `WITH stale AS (
+       SELECT r.campaign_id, r.position, m.id AS mail_id, m.status AS mail_status, m.error AS mail_error
+       FROM marketing_recipients AS r
+       JOIN marketing_campaigns AS c ON c.id = r.campaign_id
+       LEFT JOIN mail_messages AS m ON m.idempotency_key = ${RECIPIENT_MESSAGE_KEY}
+       WHERE r.state = 'sending' AND r.updated_at < now() - make_interval(secs => $1::double precision / 1000)
+         AND c.state <> 'running'
+     ), settled AS (
+       UPDATE marketing_recipients AS r
+       SET state = CASE WHEN s.mail_status IN ('sent', 'logged') THEN 'sent' ELSE 'failed' END,
+           error = CASE
+             WHEN s.mail_status IN ('sent', 'logged') THEN NULL
+             WHEN s.mail_status = 'failed' THEN left($2 || coalesce(s.mail_error, 'no reason given'), 2000)
+             WHEN s.mail_status IS NOT NULL THEN $3
+             ELSE $4
+           END,
+           mail_message_id = s.mail_id,
+           updated_at = now()
+       FROM stale AS s
+       WHERE r.campaign_id = s.campaign_id AND r.position = s.position
+         AND r.state = 'sending' AND r.updated_at < now() - make_interval(secs => $1::double precision / 1000)
+       RETURNING r.campaign_id, r.state
+     )
+     SELECT campaign_id, count(*) FILTER (WHERE state = 'sent')::int AS sent, count(*) FILTER (WHERE state = 'failed')::int AS failed
+     FROM settled GROUP BY campaign_id ORDER BY campaign_id`,
+    [olderThanMs, STALE_SEND_ERRORS.failed, STALE_SEND_ERRORS.interrupted, STALE_SEND_ERRORS.notSent],
+  );
+  return rows.map((row) => ({ campaignId: row.campaign_id, sent: row.sent, failed: row.failed }));
 }
