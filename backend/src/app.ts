@@ -1,4 +1,4 @@
-import { type INestApplication, Logger, type LogLevel } from '@nestjs/common';
+import { type INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
@@ -7,16 +7,15 @@ import { rejectUnstorableText } from './auth/body-guard';
 import { installHttpSecurity } from './auth/http-security';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { jsonBody } from './common/json-body';
+import { logLevelsUpTo } from './common/log-levels';
 import { type AppConfig, trustedProxies } from './config/config';
 import { MARKETING_BODY_PATHS, marketingJsonBody } from './marketing/marketing-body';
 import { PAYMENT_WEBHOOK_PATH, rawWebhookBody } from './payments/raw-webhook-body';
 import { resolveSpaDistDir } from './spa/spa-middleware';
 
-const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
-
 /** Builds the application (not listening yet): used by main.ts and by the HTTP tests. */
 export async function createApp(config: AppConfig, options: { serveSpa?: boolean; logger?: false } = {}): Promise<INestApplication> {
-  const logger = options.logger === false ? false : LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1);
+  const logger = options.logger === false ? false : logLevelsUpTo(config.LOG_LEVEL);
   // Set before the app exists: opening and migrating the database logs too.
   Logger.overrideLogger(logger);
   // Start-up order: open the database and migrate every table first, then build the app on top of it.

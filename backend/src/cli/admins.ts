@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { type LogLevel, Logger } from '@nestjs/common';
 import { adminMessages, changePasswordSchema, messages } from '@ppr/contracts';
 import { hashPassword, passwordProblem, verifyPassword } from '../accounts/passwords';
 import { adminLoginKey } from '../admin/admin-accounts.service';
@@ -12,7 +11,7 @@ import { RateLimiter } from '../auth/rate-limiter';
 import { PgSessionStore } from '../auth/session-store';
 import { type AppConfig } from '../config/config';
 import type { Database } from '../database/database';
-import { runCliMain, UsageError } from './cli-main';
+import { runCliMain, UsageError, useConfiguredLogLevel } from './cli-main';
 
 const USAGE = `Usage: npm run admins -- <command>
 
@@ -235,9 +234,7 @@ export async function runAdminsCli(
   // The database (migrated, as the app does at start) and the same login counters and session store as the server,
   // without the rest of the application: its background workers (campaigns, email sagas, the reconciler) would
   // otherwise run in this process while it works.
-  // No Nest application configures the logger here: the configured level (warn unless set) holds back start-up lines.
-  const levels: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
-  Logger.overrideLogger(levels.slice(0, levels.indexOf(config.LOG_LEVEL) + 1));
+  useConfiguredLogLevel(config);
   const db = await openStorage(config);
   try {
     const tools: Tools = {

@@ -1,5 +1,17 @@
-import { Logger } from '@nestjs/common';
+import { Logger, type LogLevel } from '@nestjs/common';
+import { logLevelsUpTo } from '../common/log-levels';
 import { type AppConfig, ConfigError, loadConfig } from '../config/config';
+
+/**
+ * Sets the configured log level (warn unless LOG_LEVEL is set, see runCliMain) for everything that logs in a
+ * tool that builds no Nest application, or before it builds one: opening and migrating the database logs too.
+ * Returns the levels, for a Nest context the tool creates.
+ */
+export function useConfiguredLogLevel(config: AppConfig): LogLevel[] {
+  const levels = logLevelsUpTo(config.LOG_LEVEL);
+  Logger.overrideLogger(levels);
+  return levels;
+}
 
 /** A mistake in the command line: printed with the usage, exit code 2. */
 export class UsageError extends Error {}

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
-import { createApp } from '../app';
+import { openStorage } from '../bootstrap/prepare-storage';
+import { systemClock } from '../common/clock';
 import { type AppConfig } from '../config/config';
-import { runCliMain, UsageError } from './cli-main';
+import { runCliMain, UsageError, useConfiguredLogLevel } from './cli-main';
 import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS, pageViewQuerySchema, type PageViewReport } from '../page-views/page-views.schemas';
 import { daysInRange, PageViewsService } from '../page-views/page-views.service';
 
@@ -58,9 +59,13 @@ export async function runPageViewsCli(argv: readonly string[], config: AppConfig
     write(USAGE);
     return 0;
   }
-  const app = await createApp(config, { serveSpa: false });
+  // The database (migrated, as the app does at start) and the counts' own service, without the rest of the
+  // application: its background workers (campaigns, email sagas, the reconciler) would otherwise run in this
+  // process while it reads.
+  useConfiguredLogLevel(config);
+  const db = await openStorage(config);
   try {
-    const service = app.get(PageViewsService);
+    const service = new PageViewsService(db, systemClock);
     const { from, to } = service.defaultRange(args.from, args.to, DEFAULT_RANGE_DAYS);
     const days = daysInRange(from, to);
     if (days < 1) throw new UsageError('--from must not be after --to.');
@@ -68,7 +73,7 @@ export async function runPageViewsCli(argv: readonly string[], config: AppConfig
     formatReport(await service.report(from, to), args.byDay).forEach((line) => write(line));
     return 0;
   } finally {
-    await app.close();
+    await db.close();
   }
 }
 

@@ -1,8 +1,29 @@
 import 'reflect-metadata';
-import { createApp } from '../app';
+import { type DynamicModule, type INestApplicationContext, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { CommandHandler, CqrsModule, type ICommandHandler } from '@nestjs/cqrs';
+import { openStorage } from '../bootstrap/prepare-storage';
+import { type Clock, systemClock } from '../common/clock';
+import { CLOCK } from '../common/common.tokens';
 import { type AppConfig } from '../config/config';
-import { runCliMain, UsageError } from './cli-main';
+import { ConfigModule } from '../config/config.module';
+import { APP_CONFIG } from '../config/config.tokens';
+import type { Database } from '../database/database';
+import { DatabaseModule } from '../database/database.module';
+import { DATABASE } from '../database/database.tokens';
+import { EventStoreModule } from '../event-store/event-store.module';
+import type { PaymentGateway } from '../payments/payment-gateway.port';
 import { PaymentReconciler, type ReconcileReport } from '../payments/payment-reconciler';
+import { PaymentWebhookService } from '../payments/payment-webhook.service';
+import { createPaymentGateway } from '../payments/payments.module';
+import { PAYMENT_GATEWAY, WEBHOOK_SIGNING_SECRET } from '../payments/payments.tokens';
+import { SimulatedWebhookSender } from '../payments/simulated-webhook-sender';
+import { TicketPaymentsService } from '../payments/ticket-payments.service';
+import { webhookSigningSecret } from '../payments/webhook-secret';
+import { ReadYourWrites } from '../projections/read-your-writes';
+import { HandleTicketCommand } from '../tickets/commands/handle-ticket.command';
+import { type CommandResult, TicketCommandHandler } from '../tickets/ticket-command.handler';
+import { runCliMain, UsageError, useConfiguredLogLevel } from './cli-main';
 
 const USAGE = `Usage: npm run payments -- <command>
 
@@ -41,6 +62,72 @@ export function formatReport(report: ReconcileReport): string[] {
   return lines;
 }
 
+/**
+ * The ticket command path for the commands the payment rules send (HandleTicketCommand): TicketsModule's own
+ * handler does no more than this, but that module would bring the read side's projection runner with it.
+ */
+@CommandHandler(HandleTicketCommand)
+class HandleTicketHandler implements ICommandHandler<HandleTicketCommand, CommandResult> {
+  constructor(private readonly tickets: TicketCommandHandler) {}
+
+  execute({ ticketId, command, context }: HandleTicketCommand): Promise<CommandResult> {
+    return this.tickets.execute(ticketId, command, context);
+  }
+}
+
+/**
+ * The read side is not kept up in this process (no projection runner): nothing here reads it after a command.
+ * The app's projections, like its email saga, take up the recorded events from their checkpoints when it runs.
+ */
+const noReadSide: Pick<ReadYourWrites, 'waitFor'> = { waitFor: () => Promise.resolve() };
+
+/**
+ * What a reconciliation uses, as the app provides it: the configured gateway (with the simulated gateway's
+ * webhook deliveries), the payment rules and the ticket command path, which appends to the event store. None
+ * of the app's background work (projections, email sagas, campaigns, webhooks, the periodic reconciliation)
+ * is part of it: on the embedded database this process is the only one, and the app does that work when it
+ * runs again.
+ */
+@Module({})
+class ReconcileModule {
+  static forRoot(config: AppConfig, db: Database): DynamicModule {
+    return {
+      module: ReconcileModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(db), CqrsModule, EventStoreModule],
+      providers: [
+        { provide: CLOCK, useValue: systemClock },
+        { provide: PAYMENT_GATEWAY, inject: [APP_CONFIG, DATABASE, CLOCK], useFactory: createPaymentGateway },
+        {
+          provide: WEBHOOK_SIGNING_SECRET,
+          inject: [APP_CONFIG, DATABASE],
+          useFactory: (appConfig: AppConfig, database: Database): Promise<string> =>
+            webhookSigningSecret(appConfig.STRIPE_WEBHOOK_SECRET, database.pool),
+        },
+        { provide: ReadYourWrites, useValue: noReadSide },
+        TicketCommandHandler,
+        HandleTicketHandler,
+        TicketPaymentsService,
+        PaymentWebhookService,
+        SimulatedWebhookSender,
+      ],
+    };
+  }
+}
+
+/** The reconcile module on the migrated database; the database is closed with it (or at once if it fails to start). */
+async function openReconcileContext(config: AppConfig): Promise<INestApplicationContext> {
+  const logger = useConfiguredLogLevel(config);
+  const db = await openStorage(config);
+  try {
+    const context = await NestFactory.createApplicationContext(ReconcileModule.forRoot(config, db), { logger, abortOnError: false });
+    // On Ctrl-C the event store and the database are closed before the process ends, as the app does on a signal.
+    return context.enableShutdownHooks();
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+}
+
 /** Runs a command; the exit code is the answer (0 done, 1 failed or the gateway unreachable, 2 usage). */
 export async function runPaymentsCli(argv: readonly string[], config: AppConfig, write: (line: string) => void): Promise<number> {
   const [command, ...args] = argv;
@@ -50,14 +137,22 @@ export async function runPaymentsCli(argv: readonly string[], config: AppConfig,
   }
   if (command !== 'reconcile') throw new UsageError(`Unknown command "${command}".`);
   const afterMinutes = parseAfterMinutes(args);
-  // The whole application (not listening): the same gateway, checks and ticket command path as the server.
-  const app = await createApp(config, { serveSpa: false });
+  // The same gateway, checks and ticket command path as the server, without the rest of the application.
+  const context = await openReconcileContext(config);
   try {
-    const report = await app.get(PaymentReconciler).reconcile(afterMinutes === undefined ? {} : { afterMinutes });
+    // Made here rather than provided: started by the container, it would also begin the app's periodic run.
+    const reconciler = new PaymentReconciler(
+      context.get(TicketPaymentsService),
+      context.get<PaymentGateway>(PAYMENT_GATEWAY),
+      context.get<Database>(DATABASE),
+      config,
+      context.get<Clock>(CLOCK),
+    );
+    const report = await reconciler.reconcile(afterMinutes === undefined ? {} : { afterMinutes });
     formatReport(report).forEach((line) => write(line));
     return report.findings.some((finding) => finding.result === 'unavailable') ? 1 : 0;
   } finally {
-    await app.close();
+    await context.close();
   }
 }
 
