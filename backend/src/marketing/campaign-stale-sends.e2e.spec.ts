@@ -8,7 +8,7 @@ import * as campaigns from './campaigns.repository';
 const SUBJECT = 'Spring check-up';
 // One address in mixed case: the mail log's key of its message is in lower case.
 const LIST = ['Alice.Mixed@List.example', 'bob@list.example', 'carol@list.example', 'dave@list.example'].concat(
-  ['erin', 'frank', 'grace', 'heidi'].map((name) => `${name}@list.example`),
+  ['erin', 'frank', 'grace', 'heidi', 'ivan'].map((name) => `${name}@list.example`),
 );
 
 /**
@@ -107,7 +107,15 @@ describe('recipients a stopped process left sending in a cancelled campaign', ()
         ids.get(3),
       ]);
       await db.pool.query(`UPDATE mail_messages SET status = 'pending', sent_at = NULL WHERE id = $1`, [ids.get(4)]);
-      await db.pool.query('DELETE FROM mail_messages WHERE id = ANY($1::bigint[])', [[ids.get(5), ids.get(8)]]);
+      await db.pool.query('DELETE FROM mail_messages WHERE id = ANY($1::bigint[])', [[ids.get(5), ids.get(8), ids.get(9)]]);
+      // 9: claimed with that batch, then left out of it as unsubscribed (a batch claims before it filters).
+      await db.pool.query(
+        `UPDATE marketing_recipients SET state = 'sending', error = NULL, mail_message_id = NULL, batch = NULL,
+                updated_at = now() - interval '7 hours'
+         WHERE campaign_id = $1 AND position = 9`,
+        [campaignId],
+      );
+      await db.pool.query(`UPDATE email_subscriptions SET subscribed = false WHERE lower(email) = 'ivan@list.example'`);
       // 6: claimed a minute ago, by a batch that another instance may still be sending after the cancel.
       await db.pool.query(
         `UPDATE marketing_recipients SET state = 'sending', error = NULL, mail_message_id = NULL, batch = NULL,
@@ -123,7 +131,7 @@ describe('recipients a stopped process left sending in a cancelled campaign', ()
         [campaignId],
       );
       const status = await campaigns.latestCampaignStatus(db.pool);
-      expect(status).toMatchObject({ campaignId, state: 'completed', sent: 1, failed: 0, pending: 6, cancelled: 1 });
+      expect(status).toMatchObject({ campaignId, state: 'completed', sent: 1, failed: 0, pending: 7, cancelled: 1 });
       return ids;
     });
 
@@ -135,7 +143,7 @@ describe('recipients a stopped process left sending in a cancelled campaign', ()
       const now: CampaignStatus = (await agent.get('/api/admin/email-campaign-status').expect(200)).body;
       return now.pending === 1 ? now : undefined;
     });
-    expect(status).toMatchObject({ campaignId, state: 'completed', total: 8, sent: 3, failed: 3, skipped: 0, pending: 1, cancelled: 1 });
+    expect(status).toMatchObject({ campaignId, state: 'completed', total: 9, sent: 3, failed: 3, skipped: 1, pending: 1, cancelled: 1 });
 
     const { failed, interrupted, notSent } = campaigns.STALE_SEND_ERRORS;
     expect(await recipients(second.db, campaignId)).toEqual([
@@ -147,6 +155,7 @@ describe('recipients a stopped process left sending in a cancelled campaign', ()
       { position: 6, state: 'sending', error: null, mail_message_id: null },
       { position: 7, state: 'sent', error: null, mail_message_id: ids.get(7) },
       { position: 8, state: 'cancelled', error: 'Cancelled by admin', mail_message_id: null },
+      { position: 9, state: 'skipped', error: null, mail_message_id: null },
     ]);
     expect(failed).toMatch(/^The sending process stopped before it recorded the outcome/);
     // Settling sends nothing: the campaign is over.
@@ -165,7 +174,7 @@ describe('recipients a stopped process left sending in a cancelled campaign', ()
     };
     await campaigns.recordBatch(second.db.pool, campaign, [{ position: 6, state: 'sent', error: null, mailMessageId: ids.get(6)! }]);
     const after: CampaignStatus = (await agent.get('/api/admin/email-campaign-status').expect(200)).body;
-    expect(after).toMatchObject({ campaignId, state: 'completed', sent: 4, failed: 3, pending: 0, cancelled: 1 });
+    expect(after).toMatchObject({ campaignId, state: 'completed', sent: 4, failed: 3, skipped: 1, pending: 0, cancelled: 1 });
     await second.close();
     app = undefined;
   }, 120_000);

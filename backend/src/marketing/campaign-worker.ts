@@ -100,8 +100,8 @@ export class CampaignWorker implements OnApplicationBootstrap, BeforeApplication
     try {
       for (const settled of await campaigns.settleStaleSends(this.db.pool)) {
         this.logger.warn(
-          `Campaign ${settled.campaignId}: ${settled.sent + settled.failed} recipients left 'sending' by a stopped process settled ` +
-            `from the mail log: ${settled.sent} sent, ${settled.failed} failed`,
+          `Campaign ${settled.campaignId}: ${settled.sent + settled.failed + settled.skipped} recipients left 'sending' by a stopped ` +
+            `process settled from the mail log: ${settled.sent} sent, ${settled.failed} failed, ${settled.skipped} skipped`,
         );
       }
     } catch (error) {

@@ -19,9 +19,11 @@ export function campaignMessageKey(campaignId: number, email: string): string {
 
 /**
  * `campaignMessageKey` of the recipient row `r`, in SQL. A campaign's list holds ASCII addresses only (see
- * `splitRecipients`), for which lower() and toLowerCase() agree.
+ * `splitRecipients`), for which lower() in the "C" collation and toLowerCase() agree (a database's own locale
+ * may not: Turkish lowers 'I' to a dotless 'ı').
  */
-const RECIPIENT_MESSAGE_KEY = `'campaign:' || r.campaign_id || ':' || lower(r.email)`;
+// (Compared in the database's default collation again, that of the mail log's unique index on the key.)
+const RECIPIENT_MESSAGE_KEY = `('campaign:' || r.campaign_id || ':' || lower(r.email COLLATE "C")) COLLATE "default"`;
 
 export interface NewCampaign {
   readonly subject: string;
@@ -369,14 +371,14 @@ export async function mailMessageOutcome(pool: Pool, id: number): Promise<{ stat
 }
 
 /**
- * How long after its claim a recipient still 'sending' may belong to a live batch. A claim is made as its batch
- * goes to the transport, and the batch records every outcome once its sends are done: the longest a live batch
- * keeps its claims is the longest its sends can take. Nodemailer's own limits bound one SMTP exchange (2 minutes
- * to connect, 30 seconds for the greeting, 10 minutes of silence on the socket), and the app's pool has 5
- * connections: the two batches in flight, 50 messages at most each, are then 20 messages one after the other on
- * each connection. Even a mail server that stalls every one of them to the limit (about 12.5 minutes each, over
- * 4 hours in all) is done within 6 hours. An older claim was left by a process that stopped (or a batch whose
- * recording failed): nothing will record it any more.
+ * How long after its claim a recipient still 'sending' is taken as left by a process that stopped. A claim is
+ * made as its batch goes to the transport, and the batch records every outcome once its sends are done, so a
+ * live batch keeps its claims as long as its sends take: two batches of 50 at most on the pool's 5 SMTP
+ * connections, 20 messages one after the other on each, usually a minute or two. Nodemailer bounds the wait
+ * for each reply of the mail server (10 minutes of silence), not a whole message: a server that answers every
+ * step just before that limit could keep a batch going longer than this, and its recipients would then be
+ * settled from the mail log as it stands (a message still under way as 'failed', interrupted). Nothing is sent
+ * twice either way, and the mail log keeps each message's own outcome.
  */
 export const STALE_CLAIM_MS = 6 * 60 * 60 * 1000;
 
@@ -396,33 +398,43 @@ export interface SettledSends {
   readonly campaignId: number;
   readonly sent: number;
   readonly failed: number;
+  /** Unsubscribed, so never handed to the mail server (the batch skips them after claiming them). */
+  readonly skipped: number;
 }
 
 /**
  * Settles the recipients left 'sending' in a campaign that is no longer running, claimed more than `olderThanMs`
  * ago: no run claims them again (only a running campaign's are resumed), and no live batch is sending them any
  * more (see STALE_CLAIM_MS). Their outcome is the mail log's, found by their message's idempotency key: 'sent'
- * when the message was sent (or logged, without SMTP); 'failed' otherwise, with a reason that says the sender
- * stopped before recording it (and the mail server's error, when the log has one).
+ * when the message was sent (or logged, without SMTP); 'skipped' when there is no message and the address is
+ * unsubscribed (a batch claims its recipients before it leaves out the unsubscribed); 'failed' otherwise, with a
+ * reason that says the sender stopped before recording it (and the mail server's error, when the log has one).
  *
  * One statement that updates only rows still 'sending' and still claimed that long ago: a row a batch records
  * meanwhile is re-checked after that batch's commit and left alone, and of two of these at once (two instances)
  * each row is settled by one.
  */
 export async function settleStaleSends(pool: Pool, olderThanMs = STALE_CLAIM_MS): Promise<SettledSends[]> {
-  const { rows } = await pool.query<{ campaign_id: number; sent: number; failed: number }>(
+  const { rows } = await pool.query<{ campaign_id: number; sent: number; failed: number; skipped: number }>(
     `WITH stale AS (
-       SELECT r.campaign_id, r.position, m.id AS mail_id, m.status AS mail_status, m.error AS mail_error
+       SELECT r.campaign_id, r.position, m.id AS mail_id, m.status AS mail_status, m.error AS mail_error,
+              sub.subscribed IS FALSE AS unsubscribed
        FROM marketing_recipients AS r
        JOIN marketing_campaigns AS c ON c.id = r.campaign_id
        LEFT JOIN mail_messages AS m ON m.idempotency_key = ${RECIPIENT_MESSAGE_KEY}
+       LEFT JOIN email_subscriptions AS sub ON lower(sub.email) = lower(r.email)
        WHERE r.state = 'sending' AND r.updated_at < now() - make_interval(secs => $1::double precision / 1000)
          AND c.state <> 'running'
      ), settled AS (
        UPDATE marketing_recipients AS r
-       SET state = CASE WHEN s.mail_status IN ('sent', 'logged') THEN 'sent' ELSE 'failed' END,
+       SET state = CASE
+             WHEN s.mail_status IN ('sent', 'logged') THEN 'sent'
+             WHEN s.mail_status IS NULL AND s.unsubscribed THEN 'skipped'
+             ELSE 'failed'
+           END,
            error = CASE
              WHEN s.mail_status IN ('sent', 'logged') THEN NULL
+             WHEN s.mail_status IS NULL AND s.unsubscribed THEN NULL
              WHEN s.mail_status = 'failed' THEN left($2 || coalesce(s.mail_error, 'no reason given'), 2000)
              WHEN s.mail_status IS NOT NULL THEN $3
              ELSE $4
@@ -434,9 +446,10 @@ export async function settleStaleSends(pool: Pool, olderThanMs = STALE_CLAIM_MS)
          AND r.state = 'sending' AND r.updated_at < now() - make_interval(secs => $1::double precision / 1000)
        RETURNING r.campaign_id, r.state
      )
-     SELECT campaign_id, count(*) FILTER (WHERE state = 'sent')::int AS sent, count(*) FILTER (WHERE state = 'failed')::int AS failed
+     SELECT campaign_id, count(*) FILTER (WHERE state = 'sent')::int AS sent, count(*) FILTER (WHERE state = 'failed')::int AS failed,
+            count(*) FILTER (WHERE state = 'skipped')::int AS skipped
      FROM settled GROUP BY campaign_id ORDER BY campaign_id`,
     [olderThanMs, STALE_SEND_ERRORS.failed, STALE_SEND_ERRORS.interrupted, STALE_SEND_ERRORS.notSent],
   );
-  return rows.map((row) => ({ campaignId: row.campaign_id, sent: row.sent, failed: row.failed }));
+  return rows.map((row) => ({ campaignId: row.campaign_id, sent: row.sent, failed: row.failed, skipped: row.skipped }));
 }
