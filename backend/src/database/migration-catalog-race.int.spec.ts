@@ -1,7 +1,9 @@
+import { Kysely, PostgresDialect } from 'kysely';
 import { Pool } from 'pg';
 import { testSchema } from '../../test/test-schema';
 import { openStorage } from '../bootstrap/prepare-storage';
 import { loadConfig } from '../config/config';
+import { migrateWriteSide } from './migrate';
 
 const url = process.env.DATABASE_URL;
 const onPostgres = url ? describe : describe.skip;
@@ -54,5 +56,28 @@ onPostgres('migrations while another schema on the same database changes its tab
       await renamer;
     }
     expect(renames).toBeGreaterThan(10);
+  });
+
+  it("ask the catalog about this schema only, however kysely's migrator is built", async () => {
+    const schema = testSchema('race_listing');
+    const statements: string[] = [];
+    const logged = new Kysely<unknown>({
+      dialect: new PostgresDialect({ pool }),
+      log: (event) => {
+        statements.push(event.query.sql);
+      },
+    });
+    try {
+      await pool.query(`CREATE SCHEMA "${schema.name}"`);
+      await migrateWriteSide(logged, schema.name);
+      await migrateWriteSide(logged, schema.name);
+    } finally {
+      await schema.drop();
+    }
+    const catalog = statements.filter((statement) => /pg_catalog|information_schema/.test(statement));
+    // Whether the bookkeeping tables exist, asked at each of the two runs: never a listing of every schema.
+    expect(catalog.length).toBeGreaterThan(0);
+    for (const statement of catalog) expect(statement).toMatch(/nspname = \$1/);
+    expect(statements.filter((statement) => statement.includes('pg_get_serial_sequence'))).toEqual([]);
   });
 });
