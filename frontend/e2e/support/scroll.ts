@@ -4,13 +4,18 @@ type Recording = Window & { scrollPositions?: number[] };
 
 /**
  * Records every vertical scroll position the window passes through from now on; the returned function reads
- * them. A jump shows one position, a glide (CSS smooth scrolling) the many on its way.
+ * them, leaving out the position the window is at when the recording starts (a scroll made just before fires
+ * its event at the next frame, with that position). A jump to the top then shows as [0]; a glide (CSS smooth
+ * scrolling) as the many positions on its way.
  */
 export async function recordScrolling(page: Page): Promise<() => Promise<number[]>> {
-  await page.evaluate(() => {
+  const start = await page.evaluate(async () => {
+    // Two frames: the event of a scroll made before this is delivered first, and not recorded.
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     const recording = window as Recording;
     recording.scrollPositions = [];
     window.addEventListener('scroll', () => recording.scrollPositions?.push(window.scrollY));
+    return window.scrollY;
   });
-  return () => page.evaluate(() => (window as Recording).scrollPositions ?? []);
+  return async () => (await page.evaluate(() => (window as Recording).scrollPositions ?? [])).filter((y) => y !== start);
 }
