@@ -2,8 +2,9 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 
 const VARIANTS = {
-  primary: 'bg-brand-700 text-white hover:bg-brand-800',
-  accent: 'bg-amber-400 text-slate-950 hover:bg-amber-300',
+  // Filled: a border in forced colors, where the fill is dropped.
+  primary: 'bg-brand-700 text-white hover:bg-brand-800 forced-colors:border',
+  accent: 'bg-amber-400 text-slate-950 hover:bg-amber-300 forced-colors:border',
   outline: 'border border-brand-700 text-brand-700 hover:bg-brand-50',
   light: 'border border-white text-white hover:bg-white/10',
 } as const;

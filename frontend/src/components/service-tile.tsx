@@ -37,7 +37,7 @@ export function ServiceTile({ icon, name, description, subtopics, headingLevel =
         <span className="text-sm font-medium text-slate-600">Price after diagnosis</span>
         <Link
           to={paths.supportRequest.getHref()}
-          className="rounded-md bg-brand-700 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-800"
+          className="rounded-md bg-brand-700 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-800 forced-colors:border"
         >
           Request Support<span className="sr-only"> for {name}</span>
         </Link>

@@ -30,7 +30,7 @@ export default function ContactRoute() {
               </li>
               <li className="flex gap-3">
                 <Mail aria-hidden="true" className="h-5 w-5 text-brand-700" />
-                <a href={`mailto:${BUSINESS_PROFILE.email}`} className="font-semibold text-brand-700 underline">
+                <a href={`mailto:${BUSINESS_PROFILE.email}`} className="font-semibold text-brand-700 underline [overflow-wrap:anywhere]">
                   {BUSINESS_PROFILE.email}
                 </a>
               </li>

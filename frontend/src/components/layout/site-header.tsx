@@ -1,6 +1,6 @@
 import { BUSINESS_PROFILE } from '@ppr/contracts';
 import { Menu, Phone, X } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { paths } from '../../config/paths';
 
@@ -17,6 +17,27 @@ function navClass({ isActive }: { isActive: boolean }): string {
   return `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-brand-50 text-brand-800' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900'}`;
 }
 
+/**
+ * Keeps --site-header-height on the root element at the sticky header's height, so that index.css keeps what
+ * the browser scrolls into view (a control reached with Shift+Tab, a fragment target) out from under the header
+ * (WCAG 2.4.11). The header grows when its text wraps (zoom, wider text spacing) and when the menu opens.
+ */
+function useStickyHeaderHeight(headerRef: RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const header = headerRef.current;
+    if (!header || typeof ResizeObserver === 'undefined') return undefined;
+    const root = document.documentElement;
+    const update = () => root.style.setProperty('--site-header-height', `${Math.ceil(header.getBoundingClientRect().height)}px`);
+    update();
+    const observer = new ResizeObserver(update);
+    observer.observe(header);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--site-header-height');
+    };
+  }, [headerRef]);
+}
+
 export function SiteHeader() {
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
@@ -25,6 +46,8 @@ export function SiteHeader() {
   const open = openAt === here;
   const setOpen = (next: boolean) => setOpenAt(next ? here : null);
   const toggleRef = useRef<HTMLButtonElement>(null);
+  const headerRef = useRef<HTMLElement>(null);
+  useStickyHeaderHeight(headerRef);
 
   useEffect(() => {
     if (!open) return undefined;
@@ -39,7 +62,7 @@ export function SiteHeader() {
   }, [open]);
 
   return (
-    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
+    <header ref={headerRef} className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
         <Link to={paths.home.getHref()} className="flex items-center gap-2 text-lg font-bold text-brand-900">
           <img src="/favicon.svg" alt="" width={32} height={32} className="h-8 w-8" />
@@ -63,7 +86,7 @@ export function SiteHeader() {
           </a>
           <Link
             to={paths.supportRequest.getHref()}
-            className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800"
+            className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 forced-colors:border"
           >
             Get IT Support
           </Link>
@@ -92,7 +115,7 @@ export function SiteHeader() {
           <li className="pt-2">
             <Link
               to={paths.supportRequest.getHref()}
-              className="block rounded-lg bg-brand-700 px-4 py-2 text-center font-semibold text-white"
+              className="block rounded-lg bg-brand-700 px-4 py-2 text-center font-semibold text-white forced-colors:border"
             >
               Get IT Support
             </Link>

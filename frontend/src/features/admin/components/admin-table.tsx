@@ -15,11 +15,12 @@ export interface AdminTableProps {
 
 /**
  * A table of the admin screens. It scrolls sideways inside a focusable, labelled region, so keyboard users
- * can scroll it and screen readers announce what it holds.
+ * can scroll it and screen readers announce what it holds. It is positioned, so that the visually hidden text in
+ * its cells (absolutely positioned) stays inside it instead of widening the page on narrow screens.
  */
 export function AdminTable({ label, columns, nowrapHeadings = false, className, children }: AdminTableProps) {
   const region =
-    'overflow-x-auto rounded-xl border border-slate-200 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-700';
+    'relative overflow-x-auto rounded-xl border border-slate-200 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-700';
   return (
     <div role="region" aria-label={label} tabIndex={0} className={className ? `${region} ${className}` : region}>
       <table className="min-w-full divide-y divide-slate-200 text-left text-sm">

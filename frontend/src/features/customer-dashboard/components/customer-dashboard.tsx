@@ -130,13 +130,13 @@ export function CustomerDashboard({ customer, actions, notice }: CustomerDashboa
     <section className="mx-auto max-w-5xl px-4 py-10 sm:px-6">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <div>
-          <h1 className="text-3xl font-bold tracking-tight text-slate-900">Welcome, {customer.username}!</h1>
+          <h1 className="text-3xl font-bold tracking-tight text-slate-900 [overflow-wrap:anywhere]">Welcome, {customer.username}!</h1>
           <p className="mt-1 text-slate-700">Follow your support requests and payments.</p>
         </div>
         <div className="flex flex-wrap items-center gap-3">
           <Link
             to={paths.supportRequest.getHref()}
-            className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-4 py-2 font-semibold text-white hover:bg-brand-800"
+            className="inline-flex items-center gap-2 rounded-lg bg-brand-700 px-4 py-2 font-semibold text-white hover:bg-brand-800 forced-colors:border"
           >
             <Plus aria-hidden="true" className="h-4 w-4" />
             New Support Request

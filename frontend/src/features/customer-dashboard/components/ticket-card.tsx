@@ -9,7 +9,7 @@ import { statusLabel } from '../lib/status-label';
 
 export function TicketCard({ ticket }: { ticket: TicketDetail }) {
   return (
-    <li className="relative rounded-xl border border-slate-200 bg-white p-5 shadow-sm focus-within:ring-2 focus-within:ring-brand-700 hover:border-brand-700">
+    <li className="relative rounded-xl border border-slate-200 bg-white p-5 shadow-sm focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-brand-700 hover:border-brand-700">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h3 className="text-lg font-semibold text-slate-900">
@@ -27,7 +27,7 @@ export function TicketCard({ ticket }: { ticket: TicketDetail }) {
           <PaymentBadge paymentStatus={ticket.paymentStatus} paymentNotes={ticket.paymentNotes} />
         </div>
       </div>
-      <p className="mt-3 line-clamp-2 text-slate-700">{ticket.issueDescription}</p>
+      <p className="mt-3 line-clamp-2 text-slate-700 [overflow-wrap:anywhere]">{ticket.issueDescription}</p>
       <div className="mt-3 flex items-center justify-between text-sm text-slate-600">
         <span>Submitted {formatDateTime(ticket.createdAt)}</span>
         <ChevronRight aria-hidden="true" className="h-5 w-5 text-slate-500" />

@@ -25,7 +25,7 @@ function Detail({ label, children }: { label: string; children: React.ReactNode 
   return (
     <div>
       <dt className="text-sm font-semibold text-slate-700">{label}</dt>
-      <dd className="mt-1 break-words whitespace-pre-line text-slate-900">{children}</dd>
+      <dd className="mt-1 whitespace-pre-line [overflow-wrap:anywhere] text-slate-900">{children}</dd>
     </div>
   );
 }

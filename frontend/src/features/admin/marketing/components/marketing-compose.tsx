@@ -214,7 +214,7 @@ export function MarketingCompose({ initial, onSent }: { initial?: Values | undef
           type="file"
           accept=".html,.htm,text/html"
           onChange={(event) => void onFile(event)}
-          className="mt-1 block text-sm text-slate-900 file:mr-3 file:rounded-lg file:border file:border-slate-400 file:bg-white file:px-3 file:py-1.5 file:font-semibold"
+          className="mt-1 block w-full text-sm text-slate-900 file:mr-3 file:rounded-lg file:border file:border-slate-400 file:bg-white file:px-3 file:py-1.5 file:font-semibold"
         />
       </div>
       <div className="grid gap-3 rounded-lg border border-slate-200 p-4 sm:grid-cols-[1fr_auto_auto] sm:items-end">
