@@ -20,9 +20,18 @@ export const ZERO_COST_NOTE = 'Zero-cost diagnostic fee';
 /** The payment intent id recorded on a ticket whose fee was marked $0 cost. */
 export const ZERO_COST_PAYMENT_INTENT_ID = 'zero_cost_diagnostic';
 
-/** Reference shown to people: PPR-{year}-{id}. */
+/** The business's time zone (Arlington, VA): what "the current year" of a reference means to its customers. */
+export const BUSINESS_TIME_ZONE = 'America/New_York';
+
+const BUSINESS_YEAR = new Intl.DateTimeFormat('en-US', { timeZone: BUSINESS_TIME_ZONE, year: 'numeric' });
+
+/**
+ * Reference shown to people: PPR-{year}-{id}, the year of the ticket's creation in the business's time zone
+ * (SPEC: "the current year"), whatever the zone of the server or browser: a request sent on New Year's Eve at
+ * 8 PM in Maryland is of the year ending, although it is already January in UTC.
+ */
 export function ticketReference(id: number, createdAt: Date | string): string {
-  const year = new Date(createdAt).getUTCFullYear();
+  const year = BUSINESS_YEAR.format(new Date(createdAt));
   return `PPR-${year}-${id}`;
 }
 

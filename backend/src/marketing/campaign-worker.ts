@@ -74,7 +74,8 @@ export class CampaignWorker implements OnApplicationBootstrap, BeforeApplication
           await this.sleep(IDLE_POLL_MS);
           continue;
         }
-        const wait = campaign.nextBatchAt.getTime() - Date.now();
+        // By the database's clock, which set next_batch_at: a process clock ahead of it would cut the pause short.
+        const wait = campaign.waitMs;
         if (wait > 0) {
           // A long pause between batches is waited in steps, so that stale claims are still settled meanwhile.
           await this.sleep(Math.min(wait, SETTLE_EVERY_MS));

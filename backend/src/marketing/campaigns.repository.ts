@@ -52,6 +52,15 @@ export interface RunningCampaign {
   readonly nextBatchAt: Date;
 }
 
+/** The running campaign the worker looks at, with how long until its next batch is due. */
+export interface ScheduledCampaign extends RunningCampaign {
+  /**
+   * Milliseconds until next_batch_at (0 when due), by the database's clock: next_batch_at was set from the
+   * database's now(), and the process's clock may differ from it by seconds or more.
+   */
+  readonly waitMs: number;
+}
+
 export interface PendingRecipient {
   readonly position: number;
   readonly email: string;
@@ -163,7 +172,7 @@ export async function cancelRunningCampaign(pool: Pool, by: string, campaignId?:
   });
 }
 
-export async function nextRunningCampaign(pool: Pool): Promise<RunningCampaign | null> {
+export async function nextRunningCampaign(pool: Pool): Promise<ScheduledCampaign | null> {
   const { rows } = await pool.query<{
     id: number;
     subject: string;
@@ -173,8 +182,10 @@ export async function nextRunningCampaign(pool: Pool): Promise<RunningCampaign |
     pause_ms: number;
     batches_sent: number;
     next_batch_at: Date;
+    wait_ms: number;
   }>(
-    `SELECT id, subject, html_body, text_body, batch_size, pause_ms, batches_sent, next_batch_at
+    `SELECT id, subject, html_body, text_body, batch_size, pause_ms, batches_sent, next_batch_at,
+            greatest(0, ceil(extract(epoch FROM next_batch_at - now()) * 1000))::float8 AS wait_ms
      FROM marketing_campaigns WHERE state = 'running' ORDER BY id LIMIT 1`,
   );
   const row = rows[0];
@@ -188,6 +199,7 @@ export async function nextRunningCampaign(pool: Pool): Promise<RunningCampaign |
     pauseMs: row.pause_ms,
     batchesSent: row.batches_sent,
     nextBatchAt: row.next_batch_at,
+    waitMs: Number(row.wait_ms),
   };
 }
 
