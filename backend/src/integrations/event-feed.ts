@@ -119,7 +119,9 @@ export async function serveFeed(store: EventStore, request: Request, response: R
 
   response.status(200);
   response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-  response.setHeader('Cache-Control', 'no-cache, no-transform');
+  // no-store as every other API answer (the events carry personal data: no browser or proxy may keep them);
+  // no-transform so that no proxy recompresses, and so buffers, the stream.
+  response.setHeader('Cache-Control', 'no-store, no-transform');
   response.setHeader('Connection', 'keep-alive');
   // Proxies such as nginx would otherwise buffer the stream.
   response.setHeader('X-Accel-Buffering', 'no');
