@@ -209,8 +209,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
           await Promise.all(due.map((delivery) => this.attempt(delivery)));
           continue;
         }
-        const next = await webhooks.nextDueAt(this.db.pool);
-        const wait = next === null ? IDLE_POLL_MS : Math.max(0, Math.min(next.getTime() - Date.now(), IDLE_POLL_MS));
+        const next = await webhooks.nextDueInMs(this.db.pool);
+        const wait = next === null ? IDLE_POLL_MS : Math.min(next, IDLE_POLL_MS);
         await new Promise<void>((resolve) => {
           const done = () => {
             clearTimeout(timer);

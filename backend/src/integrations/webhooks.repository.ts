@@ -217,12 +217,20 @@ export async function dueDeliveries(pool: Pool, limit: number): Promise<DueDeliv
 }
 
 /** When the next pending delivery of an enabled endpoint is due, or null. */
-export async function nextDueAt(pool: Pool): Promise<Date | null> {
-  const { rows } = await pool.query<{ at: Date | null }>(
-    `SELECT min(d.next_attempt_at) AS at FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled
+/**
+ * Milliseconds until the next pending delivery of an enabled endpoint is due (0 when one is), or null when none
+ * waits. By the database's clock, which set next_attempt_at: measured with the process's clock instead, a process
+ * clock ahead of the database's would query again and again until the skew had passed, and one behind would
+ * delay every retry by it.
+ */
+export async function nextDueInMs(pool: Pool): Promise<number | null> {
+  const { rows } = await pool.query<{ ms: number | null }>(
+    `SELECT greatest(0, ceil(extract(epoch FROM min(d.next_attempt_at) - now()) * 1000))::float8 AS ms
+     FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled
      WHERE d.status = 'pending'`,
   );
-  return rows[0]?.at ?? null;
+  const ms = rows[0]?.ms;
+  return ms === null || ms === undefined ? null : Number(ms);
 }
 
 export async function recordSuccess(pool: Pool, id: number, status: number): Promise<void> {
