@@ -35,5 +35,24 @@ export function ticketReference(id: number, createdAt: Date | string): string {
   return `PPR-${year}-${id}`;
 }
 
+const BUSINESS_DATE_TIME = new Intl.DateTimeFormat('en-US', {
+  timeZone: BUSINESS_TIME_ZONE,
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
+
+/**
+ * A moment as SPEC section 9 writes dates ('MMM d, yyyy h:mm a'), in the business's time zone and naming it:
+ * "Dec 31, 2026 8:30 PM EST". For what the server writes to people (emails), which has no browser zone to use.
+ */
+export function formatBusinessDateTime(at: Date | string): string {
+  const parts = Object.fromEntries(BUSINESS_DATE_TIME.formatToParts(new Date(at)).map((part) => [part.type, part.value]));
+  return `${parts.month} ${parts.day}, ${parts.year} ${parts.hour}:${parts.minute} ${parts.dayPeriod} ${parts.timeZoneName}`;
+}
+
 export const NOTIFICATION_TYPES = ['ticket-created', 'payment-received', 'status-update', 'resolved'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

@@ -1,4 +1,4 @@
-import { ticketReference } from './constants';
+import { formatBusinessDateTime, ticketReference } from './constants';
 
 /**
  * The reference's year is the year of the ticket's creation where the business and its customers are
@@ -21,5 +21,18 @@ describe('ticketReference: the year in Eastern time', () => {
     const at = '2026-01-01T03:00:00.000Z';
     expect(ticketReference(7, at)).toBe('PPR-2025-7');
     expect(ticketReference(7, new Date(new Date(at).getTime() + 2 * 3_600_000))).toBe('PPR-2026-7');
+  });
+});
+
+describe('formatBusinessDateTime: SPEC dates in Eastern time, naming the zone', () => {
+  it('writes the moment as the business sees it, in winter and in summer', () => {
+    expect(formatBusinessDateTime('2027-01-01T01:30:00.000Z')).toBe('Dec 31, 2026 8:30 PM EST');
+    expect(formatBusinessDateTime(new Date('2026-07-04T16:05:00.000Z'))).toBe('Jul 4, 2026 12:05 PM EDT');
+    expect(formatBusinessDateTime('2026-11-22T05:00:00.000Z')).toBe('Nov 22, 2026 12:00 AM EST');
+  });
+
+  it('follows the change to daylight time (2 AM EST is 3 AM EDT on Mar 8, 2026)', () => {
+    expect(formatBusinessDateTime('2026-03-08T06:59:00.000Z')).toBe('Mar 8, 2026 1:59 AM EST');
+    expect(formatBusinessDateTime('2026-03-08T07:00:00.000Z')).toBe('Mar 8, 2026 3:00 AM EDT');
   });
 });

@@ -61,6 +61,8 @@ describe('contact messages', () => {
       expect(mail.parsed.replyTo?.value[0]?.address).toBe(body.email);
       expect(mail.parsed.text).toContain(body.message);
       expect(mail.parsed.text).toContain(body.phone);
+      // When it came, as staff in Arlington read a clock (a server in UTC does not write UTC).
+      expect(mail.parsed.text).toMatch(/^Received: [A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d{2} [AP]M E[SD]T$/m);
       // The visitor's text is escaped in the HTML part, never markup.
       expect(mail.parsed.html).toContain('&lt;every&gt;');
       expect(mail.parsed.headers.has('list-unsubscribe')).toBe(false);

@@ -1,5 +1,5 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
-import { BUSINESS_PROFILE, type ContactMessage, type ContactRequest } from '@ppr/contracts';
+import { BUSINESS_PROFILE, type ContactMessage, type ContactRequest, formatBusinessDateTime } from '@ppr/contracts';
 import { type AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
@@ -68,7 +68,7 @@ function render(message: ContactMessage, baseUrl: string | undefined): { text: s
     ['Email', message.email],
     ['Phone', message.phone],
     ['Subject', message.subject],
-    ['Received', message.createdAt],
+    ['Received', formatBusinessDateTime(message.createdAt)],
   ];
   const admin = baseUrl ? `${baseUrl.replace(/\/+$/, '')}/admin/dashboard` : null;
   const text = [
