@@ -2,6 +2,7 @@ import { BUSINESS_PROFILE, formatAddress } from '@ppr/contracts';
 import { Link } from 'react-router-dom';
 import { LANDING_LOCATIONS, landingPageTitle } from '../../config/landing-locations';
 import { paths } from '../../config/paths';
+import { useHydrated } from '../../lib/use-hydrated';
 
 const COLUMNS: readonly { readonly title: string; readonly links: readonly { readonly label: string; readonly to: string }[] }[] = [
   {
@@ -33,8 +34,21 @@ const COLUMNS: readonly { readonly title: string; readonly links: readonly { rea
   },
 ];
 
+/**
+ * This year. A prerendered page carries the year it was built in, and a browser opening it in a later year
+ * would not match it while hydrating (React then drops the page's HTML and renders it again): the prerendered
+ * text is kept while hydrating, and the span is replaced by one with this year's once hydrated.
+ */
+function CurrentYear() {
+  const hydrated = useHydrated();
+  return (
+    <span key={hydrated ? 'now' : 'prerendered'} suppressHydrationWarning>
+      {new Date().getFullYear()}
+    </span>
+  );
+}
+
 export function SiteFooter() {
-  const year = new Date().getFullYear();
   return (
     <footer className="bg-slate-900 text-slate-200">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-2 lg:grid-cols-5">
@@ -83,7 +97,7 @@ export function SiteFooter() {
       </div>
       <div className="border-t border-slate-800">
         <p className="mx-auto max-w-6xl px-4 py-6 text-sm text-slate-400 sm:px-6">
-          &copy; {year} {BUSINESS_PROFILE.name}. All rights reserved. {BUSINESS_PROFILE.responsePromise}
+          &copy; <CurrentYear /> {BUSINESS_PROFILE.name}. All rights reserved. {BUSINESS_PROFILE.responsePromise}
         </p>
       </div>
     </footer>
