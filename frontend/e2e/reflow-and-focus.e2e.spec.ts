@@ -154,7 +154,8 @@ test.describe('admin portal', () => {
     await setUpFirstAdmin(page, { username: 'reflow_boss', email: 'reflow.boss@example.com', password: 'Reflow123' });
     await submitSupportRequest(page, {
       email: 'someone.with.a.long.address@supercalifragilistic-dental.example.com',
-      businessName: 'Supercalifragilistic Dental Group International LLC',
+      // One long unbroken word too: the dialogs name the business in their description.
+      businessName: 'SupercalifragilisticexpialidociousDentalGroupInternational LLC',
     });
     await page.setViewportSize(ZOOMED_400);
     await page.reload();
@@ -169,6 +170,31 @@ test.describe('admin portal', () => {
       await expect(dialog).toBeVisible();
       await page.waitForLoadState('networkidle');
       await expectReflowWithTextSpacing(page, `admin: ${name} dialog`);
+      // A dialog is fixed on the page, so it scrolls, not the page: nothing in it may run wider than it either.
+      const widths = await dialog.evaluate((element) => {
+        const right = element.getBoundingClientRect().right;
+        const wide = Array.from(element.querySelectorAll('*'))
+          .filter(
+            (child) =>
+              child.getClientRects().length > 0 &&
+              (child.getBoundingClientRect().right > right + 1 ||
+                (child.scrollWidth > child.clientWidth + 1 && getComputedStyle(child).overflowX === 'visible')),
+          )
+          .filter((child) => {
+            // Not what a box of its own scrolls (an admin table's region): what makes the dialog itself scroll.
+            for (let up = child.parentElement; up && up !== element; up = up.parentElement) {
+              if (getComputedStyle(up).overflowX !== 'visible') return false;
+            }
+            return true;
+          })
+          .slice(-3)
+          .map((child) => `<${child.tagName.toLowerCase()} class="${child.getAttribute('class') ?? ''}">`);
+        return { scroll: element.scrollWidth, client: element.clientWidth, wide };
+      });
+      expect(
+        widths.scroll,
+        `admin: ${name} dialog scrolls sideways (${widths.scroll} > ${widths.client}): ${widths.wide.join(', ')}`,
+      ).toBeLessThanOrEqual(widths.client);
       await page.keyboard.press('Escape');
       await expect(dialog).toBeHidden();
     }

@@ -36,8 +36,10 @@ export function AdminDialog({ open, onOpenChange, title, description, children, 
             }
           }}
         >
-          <Dialog.Title className="pr-8 text-xl font-bold text-slate-900">{title}</Dialog.Title>
-          {description ? <Dialog.Description className="mt-1 text-sm text-slate-700">{description}</Dialog.Description> : null}
+          <Dialog.Title className="pr-8 text-xl font-bold text-slate-900 [overflow-wrap:anywhere]">{title}</Dialog.Title>
+          {description ? (
+            <Dialog.Description className="mt-1 text-sm text-slate-700 [overflow-wrap:anywhere]">{description}</Dialog.Description>
+          ) : null}
           <div className="mt-4">{children}</div>
           <Dialog.Close
             aria-label="Close"

@@ -22,7 +22,7 @@ export function actorLabel(actor: HistoryEntry['actor']): string {
 function Timeline({ entries }: { entries: readonly HistoryEntry[] }) {
   if (entries.length === 0) return <p className="text-slate-700">No history recorded.</p>;
   return (
-    <ol aria-label="Audit timeline" className="space-y-3">
+    <ol aria-label="Audit timeline" className="space-y-3 [overflow-wrap:anywhere]">
       {entries.map((entry) => (
         <li key={entry.eventId} className="rounded-lg border border-slate-200 p-3">
           <p className="font-semibold text-slate-900">{entry.summary}</p>
@@ -31,11 +31,11 @@ function Timeline({ entries }: { entries: readonly HistoryEntry[] }) {
             <time dateTime={entry.occurredAt}>{formatDateTime(entry.occurredAt)}</time>
           </p>
           {entry.changes.length > 0 ? (
-            <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+            <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
               {entry.changes.map((change) => (
                 <div key={change.field} className="contents">
                   <dt className="font-mono text-slate-700">{change.field}</dt>
-                  <dd className="break-words text-slate-900">
+                  <dd className="text-slate-900 [overflow-wrap:anywhere]">
                     {formatHistoryValue(change.before)} <span aria-hidden="true">→</span>
                     <span className="sr-only">changed to</span> {formatHistoryValue(change.after)}
                   </dd>
