@@ -216,21 +216,25 @@ export async function dueDeliveries(pool: Pool, limit: number): Promise<DueDeliv
   return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
-/** When the next pending delivery of an enabled endpoint is due, or null. */
 /**
- * Milliseconds until the next pending delivery of an enabled endpoint is due (0 when one is), or null when none
- * waits. By the database's clock, which set next_attempt_at: measured with the process's clock instead, a process
- * clock ahead of the database's would query again and again until the skew had passed, and one behind would
- * delay every retry by it.
+ * Milliseconds until the next delivery that dueDeliveries would take is due (0 when one is), or null when none
+ * waits: a pending delivery of an enabled endpoint that no earlier pending one of its (endpoint, ticket) holds
+ * back (one held back is due only after that one, whose own time counts). By the database's clock, which set
+ * next_attempt_at: measured with the process's clock instead, a process clock ahead of the database's would
+ * query again and again until the skew had passed, and one behind would delay every retry by it.
  */
 export async function nextDueInMs(pool: Pool): Promise<number | null> {
+  // No greatest(0, ...) here: it would turn the NULL of "nothing pending" into 0 (greatest ignores NULLs).
   const { rows } = await pool.query<{ ms: number | null }>(
-    `SELECT greatest(0, ceil(extract(epoch FROM min(d.next_attempt_at) - now()) * 1000))::float8 AS ms
+    `SELECT ceil(extract(epoch FROM min(d.next_attempt_at) - now()) * 1000)::float8 AS ms
      FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled
-     WHERE d.status = 'pending'`,
+     WHERE d.status = 'pending'
+       AND NOT EXISTS (
+         SELECT 1 FROM webhook_deliveries p
+         WHERE p.endpoint_id = d.endpoint_id AND p.ticket_id = d.ticket_id AND p.status = 'pending' AND p.id < d.id)`,
   );
   const ms = rows[0]?.ms;
-  return ms === null || ms === undefined ? null : Number(ms);
+  return ms === null || ms === undefined ? null : Math.max(0, Number(ms));
 }
 
 export async function recordSuccess(pool: Pool, id: number, status: number): Promise<void> {
