@@ -40,6 +40,15 @@ async function showH1(page: Page, path: string, name?: string): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, ...(name ? { name } : {}) })).toBeVisible();
 }
 
+/**
+ * Waits until nothing on the page is loading (every Spinner is a status reading "Loading ..."): what is checked
+ * is then the content, not its spinner. (waitForLoadState('networkidle') after a click inside the app returns at
+ * once: the page reached that state before.)
+ */
+async function loaded(page: Page): Promise<void> {
+  await expect(page.getByRole('status').filter({ hasText: /^Loading/ })).toHaveCount(0);
+}
+
 /** Tab order checks at the zoomed size and at desktop size. */
 async function expectVisibleUnobscuredFocus(page: Page, where: string, ready: () => Promise<void>): Promise<void> {
   for (const viewport of [ZOOMED_400, { width: 1280, height: 800 }]) {
@@ -124,7 +133,7 @@ test.describe('customer area', () => {
     await expectVisibleUnobscuredFocus(page, '/customer/dashboard', () => showH1(page, '/customer/dashboard'));
     for (const path of [`/ticket/${id}`, `/payment/${id}`, `/confirmation/${id}`]) {
       await showH1(page, path);
-      await page.waitForLoadState('networkidle');
+      await loaded(page);
       await expectReflowWithTextSpacing(page, path);
     }
     await expectVisibleUnobscuredFocus(page, `/ticket/${id}`, () => showH1(page, `/ticket/${id}`));
@@ -168,7 +177,8 @@ test.describe('admin portal', () => {
       await tickets.getByRole('button', { name: new RegExp(`^${name}`) }).click();
       const dialog = page.getByRole('dialog');
       await expect(dialog).toBeVisible();
-      await page.waitForLoadState('networkidle');
+      await loaded(page);
+      if (name === 'History') await expect(dialog.getByRole('list', { name: 'Audit timeline' })).toBeVisible();
       await expectReflowWithTextSpacing(page, `admin: ${name} dialog`);
       // A dialog is fixed on the page, so it scrolls, not the page: nothing in it may run wider than it either.
       const widths = await dialog.evaluate((element) => {
@@ -202,7 +212,8 @@ test.describe('admin portal', () => {
     const tabs = ['Email Notifications', 'Marketing', 'Settings', 'Integrations', 'Support Tickets'];
     for (const name of tabs) {
       await page.getByRole('tab', { name }).click();
-      await page.waitForLoadState('networkidle');
+      await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
+      await loaded(page);
       await expectReflowWithTextSpacing(page, `admin: ${name}`);
     }
 

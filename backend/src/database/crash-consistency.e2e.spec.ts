@@ -383,9 +383,10 @@ onPostgres('crash consistency: the app killed with SIGKILL under load, restarted
         await kill(victim);
         smtp.delayMs = 0;
         const early = spawnApp(schema);
+        let listened = false;
+        void early.listening.then(() => (listened = true)).catch(() => undefined);
         const killAfter = Math.floor(Math.random() * 5000);
         await sleep(killAfter);
-        const listened = await Promise.race([early.listening.then(() => true), Promise.resolve(false)]);
         await kill({ child: early.child, base: '', origin: '', run: smtp.run, killedAt: null });
         moments.push(`a restart ${killAfter} ms in (${listened ? 'listening' : 'starting'})`);
       } else {

@@ -11,6 +11,9 @@ const footer = (
   </MemoryRouter>
 );
 
+// hydrateRoot directly, not through Testing Library: tell React that act() is in use.
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
 describe('SiteFooter', () => {
   afterEach(() => {
     vi.useRealTimers();
