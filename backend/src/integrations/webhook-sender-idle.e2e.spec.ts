@@ -15,6 +15,9 @@ jest.setTimeout(120_000);
 /** The sender looks at least once a second while it waits: about 3 times in 3 s, not thousands. */
 const WATCH_MS = 3_000;
 const AT_MOST = 15;
+/** The process's clock runs this far ahead of the database's (exaggerated: a few seconds is what drifts). */
+const SKEW_MS = 10 * 60_000;
+const onPostgres = process.env.DATABASE_URL ? it : it.skip;
 
 /** How many statements on webhook_deliveries the app runs in WATCH_MS. */
 async function statementsWhileWatching(pool: Database['pool']): Promise<number> {
@@ -34,9 +37,10 @@ async function statementsWhileWatching(pool: Database['pool']): Promise<number> 
 }
 
 /**
- * The webhook sender waits for the next delivery it could send, on both databases: when nothing is pending, and
- * when the only pending deliveries wait behind a failed earlier one of their ticket (sent only after it). Either
- * way, asking the database again at once would be a loop as fast as the database answers.
+ * The webhook sender waits for the next delivery it could send, on both databases: when nothing is pending, when
+ * the only pending deliveries wait behind a failed earlier one of their ticket (sent only after it), and when the
+ * process's clock runs ahead of the database's. Each time, asking the database again at once would be a loop as
+ * fast as the database answers.
  */
 describe('webhook sender at rest', () => {
   const schema = testSchema('test');
@@ -90,5 +94,26 @@ describe('webhook sender at rest', () => {
     expect(await statementsWhileWatching(pool)).toBeLessThan(AT_MOST);
     // The held-back delivery was not sent out of order meanwhile.
     expect(receiver.to('/held')).toHaveLength(1);
+  });
+
+  /**
+   * The failed delivery's next attempt was set by the database (now() + the backoff); the sender must wait for it
+   * by that same clock. Measured with the process's clock, a process clock ahead of the database's made every
+   * wait 0 until the skew had passed. The embedded database reads the process's clock itself (the two cannot
+   * differ there): skipped.
+   */
+  onPostgres('waits for the retry by the database clock when the process clock runs ahead of it', async () => {
+    const pool = app.get<Database>(DATABASE).pool;
+    const realNow = Date.now.bind(Date);
+    const skewed = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + SKEW_MS);
+    try {
+      const { rows } = await pool.query<{ ms: number }>(`SELECT (extract(epoch FROM now()) * 1000)::float8 AS ms`);
+      expect(Date.now() - Number(rows[0]!.ms)).toBeGreaterThan(SKEW_MS / 2);
+      expect(await statementsWhileWatching(pool)).toBeLessThan(AT_MOST);
+      // And the retry is not sent early either.
+      expect(receiver.to('/held')).toHaveLength(1);
+    } finally {
+      skewed.mockRestore();
+    }
   });
 });
