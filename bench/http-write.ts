@@ -7,7 +7,8 @@
  * loopback port), beside a minimal HTTP server in this script that parses the same body and only INSERTs
  * the same event row, as a named statement like the app's (the limit of this stack on this machine). 8 keep-alive connections, BENCH_SECONDS
  * (default 20) per measurement, each visitor without a cookie (a new session each, as real visitors).
- * Between the two, the app's own floor: its cheapest public write, `POST /api/contact` (the same middleware,
+ * Between the two, the framework alone (Nest on Express, one route doing the baseline's INSERT, none of the
+ * app's middleware) and the app's own floor: its cheapest public write, `POST /api/contact` (the same middleware,
  * a public form limit and one INSERT), which a support request cannot outrun since it does all of that and
  * more; its ratio to the baseline is what this stack (Express, Nest, the session, zod, node-postgres) leaves
  * of the INSERT-only server before any of the support request's own work.
@@ -28,6 +29,8 @@ import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { createServer, request as httpRequest, Agent, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Body, Controller, type INestApplication, Module, Post } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import { Client, Pool } from 'pg';
 import { createApp } from '../backend/src/app';
 import { loadConfig } from '../backend/src/config/config';
@@ -406,6 +409,45 @@ function otherDatabase(url: string): string {
 
 // ---------------------------------------------------------------------------------------------------------
 
+/** The baseline's one statement: the same event row, as a named statement like the app's. Resolves to its position. */
+function insertEventRow(pool: Pool): (data: unknown) => Promise<number> {
+  return async (data) => {
+    const metadata = {
+      actor: { kind: 'visitor', id: null },
+      correlationId: randomUUID(),
+      causationId: randomUUID(),
+      occurredAt: new Date().toISOString(),
+      schemaVersion: 1,
+    };
+    // A named statement, as the app's statements are (backend/src/database/prepared-statements.ts).
+    const { rows } = await pool.query<{ position: string }>({
+      name: 'baseline_insert',
+      text: `INSERT INTO baseline_events (event_id, stream_id, stream_revision, type, data, metadata)
+             VALUES ($1, $2, 0, 'TicketCreated', $3, $4) RETURNING position`,
+      values: [randomUUID(), `ticket-${randomUUID()}`, JSON.stringify(data), JSON.stringify(metadata)],
+    });
+    return Number(rows[0]!.position);
+  };
+}
+
+/**
+ * The framework alone: Nest on Express with its own JSON body parser and one route that does the baseline's
+ * INSERT, without any of the app's middleware, guards, pipes or modules. Between the INSERT-only server and the
+ * app's contact form, it tells what the framework costs from what the app's request handling adds.
+ */
+async function bareNestApp(insert: (data: unknown) => Promise<number>): Promise<INestApplication> {
+  @Controller('api')
+  class BareController {
+    @Post('support-request')
+    async create(@Body() body: unknown): Promise<{ id: number }> {
+      return { id: await insert(body) };
+    }
+  }
+  @Module({ controllers: [BareController] })
+  class BareModule {}
+  return NestFactory.create(BareModule, { logger: false });
+}
+
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const schema = `bench_http_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
@@ -429,6 +471,7 @@ async function main(): Promise<void> {
   const baselinePool = new Pool({ connectionString: schemaUrl.toString(), max: config.DATABASE_POOL_SIZE });
   baselinePool.on('connect', (client) => excluded.add(client));
   let baselineServer: Server | undefined;
+  let bareNest: INestApplication | undefined;
   try {
     const version = (await baselinePool.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
     out(`HTTP write benchmark on PostgreSQL ${version} (schema ${schema}), ${new Date().toISOString()}`);
@@ -436,29 +479,15 @@ async function main(): Promise<void> {
       `  ${CONNECTIONS} keep-alive connections, ${SECONDS} s per measurement after ${WARM_UP_SECONDS} s of warm-up; app pool ${config.DATABASE_POOL_SIZE}`,
     );
     await baselinePool.query(`CREATE TABLE baseline_events (LIKE es_events INCLUDING ALL)`);
+    const baselineInsert = insertEventRow(baselinePool);
     baselineServer = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        const data = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-        const metadata = {
-          actor: { kind: 'visitor', id: null },
-          correlationId: randomUUID(),
-          causationId: randomUUID(),
-          occurredAt: new Date().toISOString(),
-          schemaVersion: 1,
-        };
-        // A named statement, as the app's statements are (backend/src/database/prepared-statements.ts).
-        baselinePool
-          .query<{ position: string }>({
-            name: 'baseline_insert',
-            text: `INSERT INTO baseline_events (event_id, stream_id, stream_revision, type, data, metadata)
-             VALUES ($1, $2, 0, 'TicketCreated', $3, $4) RETURNING position`,
-            values: [randomUUID(), `ticket-${randomUUID()}`, JSON.stringify(data), JSON.stringify(metadata)],
-          })
-          .then(({ rows }) => {
+        baselineInsert(JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown)
+          .then((id) => {
             res.writeHead(201, { 'Content-Type': 'application/json' });
-            res.end(JSON.stringify({ id: Number(rows[0]!.position) }));
+            res.end(JSON.stringify({ id }));
           })
           .catch((error: unknown) => {
             res.writeHead(500);
@@ -468,6 +497,9 @@ async function main(): Promise<void> {
     });
     await new Promise<void>((resolve) => baselineServer!.listen(0, '127.0.0.1', resolve));
     const baselinePort = (baselineServer.address() as AddressInfo).port;
+    bareNest = await bareNestApp(baselineInsert);
+    await bareNest.listen(0, '127.0.0.1');
+    const bareNestPort = ((bareNest.getHttpServer() as Server).address() as AddressInfo).port;
 
     // One request at a time: what a support request costs on its own.
     await load(appPort.port, 1, 1);
@@ -498,9 +530,11 @@ async function main(): Promise<void> {
       number
     >;
     const stats = (app.get<object>(EVENT_STORE) as { stats?: Stats }).stats;
-    const measure = async (label: string): Promise<{ baseline: Run; floor: Run; app: Run; appTally: Tally }> => {
+    const measure = async (label: string): Promise<{ baseline: Run; nest: Run; floor: Run; app: Run; appTally: Tally }> => {
       await load(baselinePort, WARM_UP_SECONDS);
       const baseline = await load(baselinePort, SECONDS);
+      await load(bareNestPort, WARM_UP_SECONDS);
+      const nest = await load(bareNestPort, SECONDS);
       await load(appPort.port, WARM_UP_SECONDS, CONNECTIONS, contactForm);
       const floor = await load(appPort.port, SECONDS, CONNECTIONS, contactForm);
       await load(appPort.port, WARM_UP_SECONDS);
@@ -515,6 +549,8 @@ async function main(): Promise<void> {
       out(`\n${label}`);
       out(line('baseline (parse + one INSERT)', baseline));
       out(cpuLine(baseline));
+      out(line('Nest on Express, one route, INSERT', nest));
+      out(cpuLine(nest));
       out(line("app's floor: POST /api/contact", floor));
       out(cpuLine(floor));
       out(line('app: POST /api/support-request', appRun));
@@ -523,7 +559,7 @@ async function main(): Promise<void> {
         `  ratio app / baseline: ${(rate(appRun) / rate(baseline)).toFixed(3)} (target >= 0.25: ${rate(appRun) / rate(baseline) >= 0.25 ? 'met' : 'NOT met'}); app p99 < 50 ms: ${percentile(appRun.latencies, 99) < 50 ? 'met' : 'NOT met'}`,
       );
       out(
-        `  the stack's floor: contact form / baseline ${(rate(floor) / rate(baseline)).toFixed(3)}; support request / contact form ${(rate(appRun) / rate(floor)).toFixed(3)}`,
+        `  the stack's floors: bare Nest route / baseline ${(rate(nest) / rate(baseline)).toFixed(3)}; contact form / baseline ${(rate(floor) / rate(baseline)).toFixed(3)}; support request / contact form ${(rate(appRun) / rate(floor)).toFixed(3)}`,
       );
       out(`  under this load (requests answered: ${appRun.requests}):`);
       for (const text of describeTally(appTally, appRun.requests)) out(text);
@@ -536,7 +572,7 @@ async function main(): Promise<void> {
             `${delta('keptSegmentsTaken')} segments taken from another subscriber's read, ${delta('readsSkipped')} reads left out, ${delta('pollTimeouts')} poll timeouts`,
         );
       }
-      return { baseline, floor, app: appRun, appTally };
+      return { baseline, nest, floor, app: appRun, appTally };
     };
 
     await measure(`${CONNECTIONS} connections, nothing else running on this database's behalf`);
@@ -547,6 +583,7 @@ async function main(): Promise<void> {
   } finally {
     counting = false;
     await new Promise<void>((resolve) => (baselineServer ? baselineServer.close(() => resolve()) : resolve()));
+    await bareNest?.close();
     await baselinePool.end();
     await app.close();
     const admin = new Pool({ connectionString: url, max: 1 });
