@@ -520,6 +520,70 @@ describe('customer accounts and sessions', () => {
     });
   });
 
+  /**
+   * A token's expiry is checked against the database's now(), so it must be set with the database's clock too.
+   * Set with the process's clock, a process clock 2 hours ahead of the database's made every link work 2 hours
+   * longer, and one 2 hours behind made a reset link expire before it was sent. The embedded database reads the
+   * process's clock itself (the two cannot differ there): skipped.
+   */
+  describe('token expiries, process clock apart from the database', () => {
+    const SKEW_MS = 2 * 3_600_000;
+    const onPostgres = process.env.DATABASE_URL ? it.each : it.skip.each;
+
+    /** How far a token's expiry (column `column` of the account) lies from the database's now() + `lifetimeSeconds`. */
+    async function offLifetime(
+      email: string,
+      column: 'verification_token_expiry' | 'reset_password_token_expiry',
+      lifetimeSeconds: number,
+    ): Promise<number> {
+      const { rows } = await t.db.pool.query<{ off: number }>(
+        `SELECT extract(epoch FROM ${column} - (now() + make_interval(secs => $2)))::float8 AS off FROM users WHERE email = $1`,
+        [email, lifetimeSeconds],
+      );
+      return Number(rows[0]!.off);
+    }
+
+    onPostgres([
+      ['ahead of', SKEW_MS],
+      ['behind', -SKEW_MS],
+    ])('sets them by the database clock when the process clock runs %s it', async (_, skew) => {
+      const verificationSeconds = t.config.VERIFICATION_TOKEN_HOURS * 3600;
+      const realNow = Date.now.bind(Date);
+      const skewed = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + skew);
+      try {
+        // The database keeps its own clock: the skew is real for it.
+        const { rows } = await t.db.pool.query<{ ms: number }>(`SELECT (extract(epoch FROM now()) * 1000)::float8 AS ms`);
+        expect(Math.abs(Date.now() - Number(rows[0]!.ms) - skew)).toBeLessThan(60_000);
+
+        // The registration's verification token.
+        const customer = newCustomer();
+        const agent = browser(t.app);
+        await agent.post('/api/customer/register').send(customer).expect(201);
+        expect(Math.abs(await offLifetime(customer.email, 'verification_token_expiry', verificationSeconds))).toBeLessThan(5);
+
+        // A resent one (the registration's expiry is moved first, so only the resend can set it right).
+        await t.db.pool.query(`UPDATE users SET verification_token_expiry = now() + interval '1 minute' WHERE email = $1`, [
+          customer.email,
+        ]);
+        await agent.post('/api/customer/login').send({ email: customer.username, password: customer.password }).expect(200);
+        await agent.post('/api/customer/resend-verification').expect(200);
+        await t.app.get(AccountsService).settled();
+        expect(Math.abs(await offLifetime(customer.email, 'verification_token_expiry', verificationSeconds))).toBeLessThan(5);
+
+        // A reset token, once the address is verified (only a verified account can reset its password).
+        const token = tokenIn((await lastEmail(t.db, customer.email, 'account-verification'))!.text, VERIFY_LINK);
+        await agent.post('/api/customer/verify-email').send({ token }).expect(200);
+        await browser(t.app).post('/api/customer/forgot-password').send({ email: customer.email }).expect(200);
+        await t.app.get(AccountsService).settled();
+        expect(await lastEmail(t.db, customer.email, 'password-reset')).not.toBeNull();
+        const resetSeconds = t.config.RESET_TOKEN_MINUTES * 60;
+        expect(Math.abs(await offLifetime(customer.email, 'reset_password_token_expiry', resetSeconds))).toBeLessThan(5);
+      } finally {
+        skewed.mockRestore();
+      }
+    });
+  });
+
   describe('CSRF defence', () => {
     it('refuses a mutation without X-Requested-With with a 403, and writes nothing', async () => {
       const before = await count(t.db, 'users');

@@ -20,7 +20,8 @@ export interface NewUser {
   readonly phone: string | null;
   readonly address: string | null;
   readonly verificationTokenHash: string;
-  readonly verificationTokenExpiry: Date;
+  /** How long the verification token works, from the database's now(). */
+  readonly verificationTokenSeconds: number;
 }
 
 /** The unique index that keeps one verified account per address (migration 20261122100500). */
@@ -28,12 +29,14 @@ const VERIFIED_EMAIL_INDEX = 'users_verified_email_key';
 
 /**
  * Plain query helpers over `users`; each is one statement on the pool. An address may be carried by several
- * unverified accounts but by one verified account at most: only that one is found by its address.
+ * unverified accounts but by one verified account at most: only that one is found by its address. A token's
+ * expiry is computed in the statement that stores it (now() + its lifetime), as it is checked against now():
+ * one clock, the database's, both sets and checks it, whatever the process's clock says.
  */
 export async function insertUser(pool: Pool, user: NewUser): Promise<UserRow | null> {
   const { rows } = await pool.query<UserRow>(
     `INSERT INTO users (username, email, password_hash, business_name, phone, address, verification_token, verification_token_expiry)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8))
      ON CONFLICT DO NOTHING
      RETURNING ${COLUMNS}`,
     [
@@ -44,7 +47,7 @@ export async function insertUser(pool: Pool, user: NewUser): Promise<UserRow | n
       user.phone,
       user.address,
       user.verificationTokenHash,
-      user.verificationTokenExpiry,
+      user.verificationTokenSeconds,
     ],
   );
   return rows[0] ?? null;
@@ -84,8 +87,12 @@ export async function recordLogin(pool: Pool, id: number): Promise<void> {
   await pool.query('UPDATE users SET last_login = now() WHERE id = $1', [id]);
 }
 
-export async function setVerificationToken(pool: Pool, id: number, hash: string, expiry: Date): Promise<void> {
-  await pool.query('UPDATE users SET verification_token = $2, verification_token_expiry = $3 WHERE id = $1', [id, hash, expiry]);
+/** Stores a new verification token that works for `lifetimeSeconds` from the database's now(). */
+export async function setVerificationToken(pool: Pool, id: number, hash: string, lifetimeSeconds: number): Promise<void> {
+  await pool.query(
+    'UPDATE users SET verification_token = $2, verification_token_expiry = now() + make_interval(secs => $3) WHERE id = $1',
+    [id, hash, lifetimeSeconds],
+  );
 }
 
 /** The account an emailed token (verification or reset) belongs to, and whether the token has expired. */
@@ -126,8 +133,12 @@ export async function consumeVerificationToken(
   }
 }
 
-export async function setResetToken(pool: Pool, id: number, hash: string, expiry: Date): Promise<void> {
-  await pool.query('UPDATE users SET reset_password_token = $2, reset_password_token_expiry = $3 WHERE id = $1', [id, hash, expiry]);
+/** Stores a new reset token that works for `lifetimeSeconds` from the database's now(). */
+export async function setResetToken(pool: Pool, id: number, hash: string, lifetimeSeconds: number): Promise<void> {
+  await pool.query(
+    'UPDATE users SET reset_password_token = $2, reset_password_token_expiry = now() + make_interval(secs => $3) WHERE id = $1',
+    [id, hash, lifetimeSeconds],
+  );
 }
 
 /** The verified account of a reset token, without spending it (the new password is checked against it first). */

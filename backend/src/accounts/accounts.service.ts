@@ -196,7 +196,7 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
       phone: input.phone ? input.phone : null,
       address: input.address ? input.address : null,
       verificationTokenHash: tokenHash(token),
-      verificationTokenExpiry: this.verificationExpiry(),
+      verificationTokenSeconds: this.verificationSeconds,
     });
     // The only other unique value is the 256-bit token: no row means a concurrent registration took the name.
     if (!created) throw new ConflictException({ message: accountMessages.usernameTaken } satisfies ApiError);
@@ -204,8 +204,9 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
     return { accountId: created.id, followUp: () => this.sendVerificationOrNotice(created, token) };
   }
 
-  private verificationExpiry(): Date {
-    return new Date(Date.now() + this.config.VERIFICATION_TOKEN_HOURS * 3_600_000);
+  /** A verification token's lifetime; the database adds it to its own now() (the clock that checks it). */
+  private get verificationSeconds(): number {
+    return this.config.VERIFICATION_TOKEN_HOURS * 3600;
   }
 
   /**
@@ -229,7 +230,7 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
 
   private async newVerificationToken(userId: number): Promise<string> {
     const token = newToken();
-    await users.setVerificationToken(this.db.pool, userId, tokenHash(token), this.verificationExpiry());
+    await users.setVerificationToken(this.db.pool, userId, tokenHash(token), this.verificationSeconds);
     return token;
   }
 
@@ -318,10 +319,10 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
       const owner = await users.findVerifiedByEmail(this.db.pool, email);
       if (!owner) return;
       await this.sendCapped('password-reset', owner.email, async () => {
-        // A token is stored only when its email goes out (a capped request leaves the last link working).
+        // A token is stored only when its email goes out (a capped request leaves the last link working). The
+        // database sets its expiry from its own now(), the clock that checks it.
         const token = newToken();
-        const expiry = new Date(Date.now() + this.config.RESET_TOKEN_MINUTES * 60_000);
-        await users.setResetToken(this.db.pool, owner.id, tokenHash(token), expiry);
+        await users.setResetToken(this.db.pool, owner.id, tokenHash(token), this.config.RESET_TOKEN_MINUTES * 60);
         return passwordResetEmail(
           owner.email,
           `${this.baseUrl}/customer/reset-password?token=${encodeURIComponent(token)}`,

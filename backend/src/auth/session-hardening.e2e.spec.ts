@@ -151,6 +151,72 @@ describe('sessions: what a reader of the database learns', () => {
       }
     });
   });
+
+  /**
+   * The idle expiry is checked against the database's now(), so it must be set with the database's clock too.
+   * Set with the process's clock, a process clock 2 hours ahead of the database's made every session last 2
+   * hours longer, and one 2 hours behind ended every session at once. The embedded database reads the
+   * process's clock itself (the two cannot differ there): skipped.
+   */
+  describe('idle expiry, process clock apart from the database', () => {
+    const IDLE_MS = 3_600_000;
+    const SKEW_MS = 2 * 3_600_000;
+    const onPostgres = process.env.DATABASE_URL ? it.each : it.skip.each;
+
+    /** How far the session's expiry lies from the database's now() + the idle time, in seconds. */
+    async function offIdle(sid: string): Promise<number> {
+      const { rows } = await t.db.pool.query<{ off: number }>(
+        `SELECT extract(epoch FROM expires_at - (now() + make_interval(secs => $2)))::float8 AS off FROM sessions WHERE sid_hash = $1`,
+        [sessionKey(sid), IDLE_MS / 1000],
+      );
+      return Number(rows[0]!.off);
+    }
+
+    onPostgres([
+      ['ahead of', SKEW_MS],
+      ['behind', -SKEW_MS],
+    ])('sets it by the database clock when the process clock runs %s it', async (_, skew) => {
+      const store = new PgSessionStore(t.db.pool, IDLE_MS);
+      const realNow = Date.now.bind(Date);
+      const skewed = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + skew);
+      try {
+        // The database keeps its own clock: the skew is real for it.
+        const { rows } = await t.db.pool.query<{ ms: number }>(`SELECT (extract(epoch FROM now()) * 1000)::float8 AS ms`);
+        expect(Math.abs(Date.now() - Number(rows[0]!.ms) - skew)).toBeLessThan(60_000);
+
+        const sid = `skew-test-${realNow()}-${skew}`;
+        // A browser-session cookie, as the app's: no expiry of its own.
+        const data = { cookie: { originalMaxAge: null } };
+        await new Promise<void>((resolve, reject) => store.set(sid, data, (error) => (error ? reject(asError(error)) : resolve())));
+        expect(Math.abs(await offIdle(sid))).toBeLessThan(5);
+
+        // A request later, with the expiry moved close: touch sets it to the idle time from the database's now() again.
+        await t.db.pool.query(`UPDATE sessions SET expires_at = now() + interval '1 minute' WHERE sid_hash = $1`, [sessionKey(sid)]);
+        await new Promise<void>((resolve, reject) => store.touch(sid, data, (error) => (error ? reject(asError(error)) : resolve())));
+        expect(Math.abs(await offIdle(sid))).toBeLessThan(5);
+      } finally {
+        skewed.mockRestore();
+        store.close();
+      }
+    });
+
+    it("keeps a cookie's own expiry when it has one", async () => {
+      const store = new PgSessionStore(t.db.pool, IDLE_MS);
+      try {
+        const sid = `cookie-expiry-test-${Date.now()}`;
+        const expires = new Date(Date.now() + 30 * 60_000);
+        await new Promise<void>((resolve, reject) =>
+          store.set(sid, { cookie: { originalMaxAge: 30 * 60_000, expires } }, (error) => (error ? reject(asError(error)) : resolve())),
+        );
+        const { rows } = await t.db.pool.query<{ expires_at: Date }>(`SELECT expires_at FROM sessions WHERE sid_hash = $1`, [
+          sessionKey(sid),
+        ]);
+        expect(rows[0]!.expires_at.getTime()).toBe(expires.getTime());
+      } finally {
+        store.close();
+      }
+    });
+  });
 });
 
 describe('the generated signing secret (no SESSION_SECRET)', () => {

@@ -27,27 +27,35 @@ export function sessionKey(sid: string): Buffer {
  * statement on the pool, so it holds no connection while it waits (the embedded database has only one).
  * Rows are keyed by the id's hash, never the id. A session ends after `idleMs` without a request (the
  * expiry moves with each request) and at the latest `absoluteMs` after its creation (the expiry never moves
- * past that). Expired rows are never returned and are swept periodically.
+ * past that). Expired rows are never returned and are swept periodically. Both expiries are set and checked
+ * with the database's clock (now() in the statements), never the process's.
  */
 export class PgSessionStore extends session.Store {
   private readonly logger = new Logger(PgSessionStore.name);
   private sweeper: NodeJS.Timeout | undefined;
   private readonly absoluteSeconds: number;
+  private readonly idleSeconds: number;
 
   constructor(
     private readonly pool: Pool,
-    private readonly idleMs: number,
+    idleMs: number,
     options: SessionStoreOptions = {},
   ) {
     super();
+    this.idleSeconds = idleMs / 1000;
     this.absoluteSeconds = Math.max(1, Math.floor((options.absoluteMs ?? DEFAULT_SESSION_ABSOLUTE_MS) / 1000));
     this.sweeper = setInterval(() => void this.sweep(), options.sweepEveryMs ?? 15 * 60_000);
     this.sweeper.unref();
   }
 
-  private idleExpiry(data: session.SessionData): Date {
+  /**
+   * The cookie's own expiry, or null for a browser-session cookie (the app's): the statement then sets the idle
+   * expiry to the database's now() + the idle time. The database's clock alone sets and checks the expiry, so
+   * a process clock that differs from it shifts no session's lifetime.
+   */
+  private cookieExpiry(data: session.SessionData): Date | null {
     const cookieExpiry = data.cookie?.expires ? new Date(data.cookie.expires) : null;
-    return cookieExpiry && !Number.isNaN(cookieExpiry.getTime()) ? cookieExpiry : new Date(Date.now() + this.idleMs);
+    return cookieExpiry && !Number.isNaN(cookieExpiry.getTime()) ? cookieExpiry : null;
   }
 
   override get(sid: string, callback: (error: unknown, data?: session.SessionData | null) => void): void {
@@ -69,11 +77,11 @@ export class PgSessionStore extends session.Store {
     this.pool
       .query(
         `INSERT INTO sessions (sid_hash, sess, created_at, expires_at)
-         VALUES ($1, $2, now(), LEAST($3::timestamptz, now() + make_interval(secs => $4)))
+         VALUES ($1, $2, now(), LEAST(coalesce($3::timestamptz, now() + make_interval(secs => $5)), now() + make_interval(secs => $4)))
          ON CONFLICT (sid_hash) DO UPDATE SET
            sess = EXCLUDED.sess,
            expires_at = LEAST(EXCLUDED.expires_at, sessions.created_at + make_interval(secs => $4))`,
-        [sessionKey(sid), JSON.stringify(data), this.idleExpiry(data), this.absoluteSeconds],
+        [sessionKey(sid), JSON.stringify(data), this.cookieExpiry(data), this.absoluteSeconds, this.idleSeconds],
       )
       .then(
         () => callback?.(),
@@ -84,9 +92,10 @@ export class PgSessionStore extends session.Store {
   override touch(sid: string, data: session.SessionData, callback?: Callback): void {
     this.pool
       .query(
-        `UPDATE sessions SET expires_at = LEAST($2::timestamptz, created_at + make_interval(secs => $3))
+        `UPDATE sessions
+            SET expires_at = LEAST(coalesce($2::timestamptz, now() + make_interval(secs => $4)), created_at + make_interval(secs => $3))
           WHERE sid_hash = $1 AND expires_at > now()`,
-        [sessionKey(sid), this.idleExpiry(data), this.absoluteSeconds],
+        [sessionKey(sid), this.cookieExpiry(data), this.absoluteSeconds, this.idleSeconds],
       )
       .then(
         () => callback?.(),
