@@ -484,7 +484,7 @@ async function main(): Promise<void> {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        baselineInsert(JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown)
+        baselineInsert(JSON.parse(Buffer.concat(chunks).toString('utf8')))
           .then((id) => {
             res.writeHead(201, { 'Content-Type': 'application/json' });
             res.end(JSON.stringify({ id }));
