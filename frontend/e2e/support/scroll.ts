@@ -7,6 +7,9 @@ type Recording = Window & { scrollPositions?: number[] };
  * them, leaving out the position the window is at when the recording starts (a scroll made just before fires
  * its event at the next frame, with that position). A jump to the top then shows as [0]; a glide (CSS smooth
  * scrolling) as the many positions on its way.
+ *
+ * The reader first lets two frames pass: a page's content can be on screen before the effect that scrolls runs
+ * (React runs effects after the paint), and the scroll's event is only dispatched at the frame after the scroll.
  */
 export async function recordScrolling(page: Page): Promise<() => Promise<number[]>> {
   const start = await page.evaluate(async () => {
@@ -17,5 +20,12 @@ export async function recordScrolling(page: Page): Promise<() => Promise<number[
     window.addEventListener('scroll', () => recording.scrollPositions?.push(window.scrollY));
     return window.scrollY;
   });
-  return async () => (await page.evaluate(() => (window as Recording).scrollPositions ?? [])).filter((y) => y !== start);
+  const read = async () => {
+    const positions = await page.evaluate(async () => {
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      return (window as Recording).scrollPositions ?? [];
+    });
+    return positions.filter((y) => y !== start);
+  };
+  return read;
 }
