@@ -1,9 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import type { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
+import { UnreadBodyGuard } from './common/json-body';
 import { ContactModule } from './contact/contact.module';
 import type { Database } from './database/database';
 import { DatabaseModule } from './database/database.module';
@@ -48,6 +50,8 @@ export class AppModule {
         OpenApiModule,
         ...(options.serveSpa === false ? [] : [SpaModule]),
       ],
+      // Every route: a body no parser read is a 415 (common/json-body.ts).
+      providers: [{ provide: APP_GUARD, useClass: UnreadBodyGuard }],
     };
   }
 }

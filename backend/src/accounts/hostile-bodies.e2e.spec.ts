@@ -252,6 +252,24 @@ describe('malformed and hostile bodies', () => {
     });
   });
 
+  it('answers a path no route serves with the 404, whatever body it was sent', async () => {
+    const bodies: [string, string][] = [
+      ['text/plain', 'hello'],
+      ['application/x-www-form-urlencoded', 'email=a%40example.com'],
+      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--x--\r\n'],
+      ['application/octet-stream', 'bytes'],
+      ['application/json', '{"a":1}'],
+    ];
+    for (const path of ['/api/no-such-endpoint', '/api/customer/no-such-endpoint', '/api/Support-Request/extra']) {
+      for (const method of ['post', 'put', 'patch', 'delete'] as const) {
+        for (const [type, body] of bodies) {
+          const response = await refused(() => agent[method](path).set('Content-Type', type).send(body), 404);
+          expect({ path, method, type, body: response.body }).toEqual({ path, method, type, body: { message: 'Not found' } });
+        }
+      }
+    }
+  });
+
   describe.each([...endpoints.map((e) => e.path), ...bodyless, '/api/unsubscribe/one-click/unknown-token'])(
     '%s with a compressed body',
     (path) => {

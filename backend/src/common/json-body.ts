@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
-import { HttpException, HttpStatus } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, HttpException, HttpStatus, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { JSON_OBJECT_REQUIRED } from './zod-validation.pipe';
 
@@ -76,39 +77,42 @@ export const bodyParserErrors: ErrorRequestHandler = (error: BodyParserError, re
 
 const METHODS_WITH_BODIES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/**
- * The one endpoint that is sent a body it does not read: the RFC 8058 one-click unsubscribe, which mail
- * providers post as a form (`List-Unsubscribe=One-Click`); the token in its path is all it needs.
- */
-const UNREAD_BODY_PATHS: readonly RegExp[] = [/^\/api\/unsubscribe\/one-click\/[^/]+\/?$/i];
-
 /** The request says it carries bytes: a Content-Length above 0, or a chunked (or otherwise encoded) transfer. */
 function announcesBody(request: Request): boolean {
   const length = request.headers['content-length'];
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) > 0);
 }
 
-/**
- * After the parsers: a body none of them read (text/plain, a form, multipart, no Content-Type) is a 415, not
- * a request handled as if it had no body. Endpoints whose body is optional would otherwise act on their
- * defaults (the campaign cancel without the campaign it names, a refund without its reason) and body-less
- * ones would answer 2xx to what they never read.
- */
-export const refuseUnreadBody: RequestHandler = (request, _response, next) => {
-  if (
-    request.body !== undefined ||
-    !METHODS_WITH_BODIES.has(request.method) ||
-    !announcesBody(request) ||
-    UNREAD_BODY_PATHS.some((path) => path.test(request.path))
-  ) {
-    next();
-    return;
-  }
-  next(new HttpException({ message: JSON_OBJECT_REQUIRED }, HttpStatus.UNSUPPORTED_MEDIA_TYPE));
-};
+const READS_NO_BODY = Symbol('reads-no-body');
 
-/** The JSON body parser, with its failures turned into the API's own 4xx messages. */
-export function jsonBody(limitBytes: number): [RequestHandler, ErrorRequestHandler, RequestHandler] {
+/**
+ * On a handler that is sent a body it does not read: the RFC 8058 one-click unsubscribe, which mail providers
+ * post as a form (`List-Unsubscribe=One-Click`); the token in its path is all it needs.
+ */
+export const IgnoresBody = (): MethodDecorator => SetMetadata(READS_NO_BODY, true);
+
+/**
+ * A body none of the parsers read (text/plain, a form, multipart, no Content-Type) is a 415, not a request
+ * handled as if it had no body. Endpoints whose body is optional would otherwise act on their defaults (the
+ * campaign cancel without the campaign it names, a refund without its reason) and body-less ones would answer
+ * 2xx to what they never read. A guard, not a middleware: it runs once a route has matched, so an unknown path
+ * is the API's 404 whatever it was sent, and before the route's own guards and pipes.
+ */
+@Injectable()
+export class UnreadBodyGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    if (context.getType() !== 'http') return true;
+    const request = context.switchToHttp().getRequest<Request>();
+    if (request.body !== undefined || !METHODS_WITH_BODIES.has(request.method) || !announcesBody(request)) return true;
+    if (this.reflector.get<boolean | undefined>(READS_NO_BODY, context.getHandler()) === true) return true;
+    throw new HttpException({ message: JSON_OBJECT_REQUIRED }, HttpStatus.UNSUPPORTED_MEDIA_TYPE);
+  }
+}
+
+/** The JSON body parser, with its failures turned into the API's own 4xx messages (see UnreadBodyGuard for the rest). */
+export function jsonBody(limitBytes: number): [RequestHandler, ErrorRequestHandler] {
   // inflate: gzip, deflate and br bodies are read (the limit counts the inflated bytes); anything else is a 415.
   // A UTF-8 body must be UTF-8: bytes that are not would be read as U+FFFD and stored as such, garbling the
   // field instead of telling the sender (a client sending Latin-1 without saying so, or a fuzzer).
@@ -122,5 +126,5 @@ export function jsonBody(limitBytes: number): [RequestHandler, ErrorRequestHandl
       }
     },
   });
-  return [parse, bodyParserErrors, refuseUnreadBody];
+  return [parse, bodyParserErrors];
 }

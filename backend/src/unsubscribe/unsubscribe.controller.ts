@@ -10,6 +10,7 @@ import {
 import type { Request } from 'express';
 import { PublicFormLimits } from '../auth/public-form-limit';
 import { RateLimiter } from '../auth/rate-limiter';
+import { IgnoresBody } from '../common/json-body';
 import { ZodBodyPipe } from '../common/zod-validation.pipe';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
@@ -65,6 +66,7 @@ export class UnsubscribeController {
    * without cookies or headers of ours, so it is exempt from the CSRF header rule; the body is not needed.
    */
   @Post('one-click/:token')
+  @IgnoresBody()
   @HttpCode(200)
   async oneClick(@Param('token') token: string): Promise<MessageResponse> {
     const email = TOKEN.test(token) ? await this.unsubscribe.unsubscribeToken(token) : null;
