@@ -64,6 +64,8 @@ const backendPublicFiles = {
     'public-form-limit.ts',
     // The login flow customers and admins share.
     'password-login.ts',
+    // The secret keys are derived from (the guest's ticket cookie, webhook secrets sealed at rest).
+    'session-secret.ts',
   ],
   config: ['config.ts'],
   database: ['database.ts'],

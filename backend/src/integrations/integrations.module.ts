@@ -9,6 +9,7 @@ import { IntegrationKeyGuard } from './integration-key.guard';
 import { OpenStreams } from './integration-keys';
 import { IntegrationKeysController } from './integration-keys.controller';
 import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookSecretsKey } from './webhook-secrets';
 import { WebhooksController } from './webhooks.controller';
 
 /**
@@ -18,6 +19,6 @@ import { WebhooksController } from './webhooks.controller';
 @Module({
   imports: [CqrsModule, EventStoreModule, AdminModule, TicketsModule],
   controllers: [IntegrationKeysController, EventFeedController, CustomerTicketFeedController, WebhooksController],
-  providers: [OpenStreams, IntegrationKeyGuard, WebhookDispatcher],
+  providers: [OpenStreams, IntegrationKeyGuard, WebhookDispatcher, WebhookSecretsKey],
 })
 export class IntegrationsModule {}

@@ -18,6 +18,7 @@ import {
 import { EVENT_STORE } from '../event-store/event-store.tokens';
 import { toIntegrationEvent } from './integration-events';
 import { safePost } from './safe-http';
+import { openSecret, WebhookSecretsKey } from './webhook-secrets';
 import * as webhooks from './webhooks.repository';
 
 /** Longest wait between two retries of a delivery. */
@@ -30,6 +31,8 @@ const BATCH = 16;
 const FILL_BATCH = 200;
 /** Longest idle wait before the sender looks for due deliveries unprompted (another instance may have added some). */
 const IDLE_POLL_MS = 1000;
+/** A delivery's error when the endpoint's sealed secret cannot be opened (shown in the delivery log). */
+export const UNREADABLE_SECRET = "Not sent: this endpoint's signing secret cannot be opened with the server's session secret";
 
 /** The wait after the n-th failed attempt (n from 1): base, 2 base, 4 base, ... at most 12 hours. */
 export function retryDelayMs(baseMs: number, failedAttempts: number): number {
@@ -88,6 +91,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     @Inject(DATABASE) private readonly db: Database,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly secretsKey: WebhookSecretsKey,
   ) {
     this.lock = new DispatcherLock(db);
   }
@@ -108,6 +112,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private async run(): Promise<void> {
+    await this.sealPlainSecrets();
     while (!this.stopping.signal.aborted) {
       let lease: AbortSignal | null = null;
       try {
@@ -123,6 +128,16 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       const session = AbortSignal.any([this.stopping.signal, lease]);
       await Promise.all([this.fill(session), this.send(session)]);
       await this.lock.release();
+    }
+  }
+
+  /** Secrets stored plain by an earlier version are sealed (webhook-secrets.ts); a failure only delays that. */
+  private async sealPlainSecrets(): Promise<void> {
+    try {
+      const sealed = await webhooks.sealPlainSecrets(this.db.pool, await this.secretsKey.get());
+      if (sealed > 0) this.logger.log(`Sealed the signing secrets of ${sealed} webhook endpoint(s) stored in plain text`);
+    } catch (error) {
+      this.logger.warn(`Could not seal the webhook secrets stored in plain text (they still sign): ${message(error)}`);
     }
   }
 
@@ -231,6 +246,18 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private async attempt(delivery: webhooks.DueDelivery): Promise<void> {
+    const delay = retryDelayMs(this.config.WEBHOOK_RETRY_BASE_MS, delivery.attempts + 1);
+    const secret = openSecret(delivery.secret, delivery.endpointId, await this.secretsKey.get());
+    if (secret === null) {
+      // Sealed under another session secret (SESSION_SECRET changed, or another DATA_DIR): nothing can sign
+      // it. The delivery waits and is retried as after a failure, so restoring the secret loses nothing.
+      this.logger.error(
+        `Webhook ${delivery.endpointId}: its signing secret cannot be opened with this server's session secret; ` +
+          'restore the SESSION_SECRET it was created under, or delete the endpoint and register it again',
+      );
+      await webhooks.recordFailure(this.db.pool, delivery.id, null, UNREADABLE_SECRET, delay);
+      return;
+    }
     const payload: WebhookPayload = { type: delivery.payload.type, timestamp: delivery.payload.occurredAt, data: delivery.payload };
     const body = JSON.stringify(payload);
     const now = new Date();
@@ -239,7 +266,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       headers: {
         'webhook-id': delivery.messageId,
         'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-        'webhook-signature': new Webhook(delivery.secret).sign(delivery.messageId, now, body),
+        'webhook-signature': new Webhook(secret).sign(delivery.messageId, now, body),
         'user-agent': 'PotomacPCRepair-Webhooks/1.0',
       },
       body,
@@ -247,7 +274,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       maxResponseBytes: MAX_RESPONSE_BYTES,
       allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE_URLS,
     });
-    const delay = retryDelayMs(this.config.WEBHOOK_RETRY_BASE_MS, delivery.attempts + 1);
     if (result.kind === 'response' && result.status >= 200 && result.status < 300) {
       await webhooks.recordSuccess(this.db.pool, delivery.id, result.status);
     } else if (result.kind === 'response' && result.status === 410) {

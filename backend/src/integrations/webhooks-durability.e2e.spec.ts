@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
+import type { WebhookPayload } from '@ppr/contracts';
+import { Webhook } from 'standardwebhooks';
 import { createApp } from '../app';
 import { loadConfig } from '../config/config';
 import type { Database } from '../database/database';
@@ -11,6 +13,7 @@ import { EVENT_STORE } from '../event-store/event-store.tokens';
 import { firstAdmin, loginAdmin } from '../../test/admin-helpers';
 import { testSchema } from '../../test/test-schema';
 import { writeTicket } from './testing/ticket-events';
+import { UNREADABLE_SECRET } from './webhook-dispatcher';
 import { eventually, WebhookReceiver } from './testing/webhook-receiver';
 
 // Generous: the machine running the suite may be busy, and every wait here ends as soon as its condition holds.
@@ -146,6 +149,101 @@ describe('webhook durability and SSRF', () => {
       expect(row.last_error).toMatch(/private address/);
       expect(receiver.to('/private')).toHaveLength(0);
       expect(before[0]).toEqual({ n: 1 });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('keeps signing secrets sealed at rest: plain ones are sealed at start, and another session secret holds deliveries back without losing them', async () => {
+    const secret1 = 'first-session-secret-for-the-sealing-test-0123456789';
+    const env = (sessionSecret: string) => ({
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_RETRY_BASE_MS: '200',
+      SESSION_SECRET: sessionSecret,
+    });
+    const legacySecret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const stored = async (app: INestApplication) =>
+      (
+        await db(app).pool.query<{ url: string; secret: string }>(
+          `SELECT url, secret FROM webhook_endpoints WHERE url LIKE '%/sealed' OR url LIKE '%/legacy' ORDER BY id`,
+        )
+      ).rows;
+    const verified = (path: string, secret: string) =>
+      receiver
+        .to(path)
+        .map((entry) => (new Webhook(secret).verify(entry.body, entry.headers as Record<string, string>) as WebhookPayload).type);
+
+    receiver.answer = () => 200;
+    let app = await start(env(secret1));
+    let registered: { id: number; secret: string };
+    try {
+      const agent = await loginAdmin(app, admin);
+      registered = (
+        await agent
+          .post('/api/admin/webhooks')
+          .send({ url: `${receiver.url}/sealed`, eventTypes: ['ticket.created'] })
+          .expect(201)
+      ).body as { id: number; secret: string };
+      // An endpoint stored by a version that kept secrets in plain text.
+      await db(app).pool.query(`INSERT INTO webhook_endpoints (url, event_types, secret) VALUES ($1, $2, $3)`, [
+        `${receiver.url}/legacy`,
+        ['ticket.created'],
+        legacySecret,
+      ]);
+      // (The plain one is sealed by the next start, or by this one's if its start-up pass comes after the insert.)
+      const rows = await stored(app);
+      expect(rows[0]!.secret).toMatch(/^sealed\.v1\./);
+      expect(rows[0]!.secret).not.toContain(registered.secret.slice('whsec_'.length, 20));
+    } finally {
+      await app.close();
+    }
+
+    // Restarted under the same session secret: the plain secret is sealed, and both endpoints' deliveries verify.
+    app = await start(env(secret1));
+    try {
+      const rows = await eventually(async () => {
+        const current = await stored(app);
+        return current.every((row) => row.secret.startsWith('sealed.v1.')) ? current : undefined;
+      }, 'the plain secret to be sealed');
+      expect(rows.map((row) => row.secret).join(' ')).not.toContain(legacySecret.slice('whsec_'.length));
+      await writeTicket(store(app), nextTicketId(app));
+      await eventually(() => (receiver.to('/sealed').length >= 1 && receiver.to('/legacy').length >= 1 ? true : undefined), 'deliveries');
+      expect(verified('/sealed', registered.secret)).toEqual(['ticket.created']);
+      expect(verified('/legacy', legacySecret)).toEqual(['ticket.created']);
+    } finally {
+      await app.close();
+    }
+
+    // Another session secret opens neither: nothing is sent unsigned or signed wrongly; the deliveries wait.
+    app = await start(env('another-session-secret-nobody-sealed-with-0123456789'));
+    try {
+      await writeTicket(store(app), nextTicketId(app));
+      const waiting = await eventually(async () => {
+        const { rows } = await db(app).pool.query<{ status: string; last_error: string | null; attempts: number }>(
+          `SELECT d.status, d.last_error, d.attempts FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+           WHERE (e.url LIKE '%/sealed' OR e.url LIKE '%/legacy') AND d.status <> 'succeeded'`,
+        );
+        return rows.length === 2 && rows.every((row) => row.attempts >= 1) ? rows : undefined;
+      }, 'refused attempts');
+      expect(waiting.map((row) => [row.status, row.last_error])).toEqual([
+        ['pending', UNREADABLE_SECRET],
+        ['pending', UNREADABLE_SECRET],
+      ]);
+      expect(receiver.to('/sealed')).toHaveLength(1);
+      expect(receiver.to('/legacy')).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+
+    // The first secret back: what waited goes out, signed with each endpoint's own secret.
+    app = await start(env(secret1));
+    try {
+      await eventually(
+        () => (receiver.to('/sealed').length >= 2 && receiver.to('/legacy').length >= 2 ? true : undefined),
+        'the waiting deliveries',
+      );
+      expect(verified('/sealed', registered.secret)).toEqual(['ticket.created', 'ticket.created']);
+      expect(verified('/legacy', legacySecret)).toEqual(['ticket.created', 'ticket.created']);
     } finally {
       await app.close();
     }

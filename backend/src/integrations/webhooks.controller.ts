@@ -33,6 +33,7 @@ import { DATABASE } from '../database/database.tokens';
 import { idParam } from './integration-keys.controller';
 import { checkUrl } from './safe-http';
 import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookSecretsKey } from './webhook-secrets';
 import * as webhooks from './webhooks.repository';
 
 const notFound = (): NotFoundException => new NotFoundException({ message: integrationMessages.webhookNotFound } satisfies ApiError);
@@ -45,6 +46,7 @@ export class WebhooksController {
     @Inject(DATABASE) private readonly db: Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly dispatcher: WebhookDispatcher,
+    private readonly secretsKey: WebhookSecretsKey,
   ) {}
 
   @Get()
@@ -56,7 +58,7 @@ export class WebhooksController {
   @HttpCode(201)
   async create(@Body(new ZodBodyPipe(createWebhookSchema)) body: CreateWebhook): Promise<CreatedWebhook> {
     await this.acceptableUrl(body.url);
-    return webhooks.insertEndpoint(this.db.pool, body);
+    return webhooks.insertEndpoint(this.db.pool, body, await this.secretsKey.get());
   }
 
   @Get(':id')

@@ -8,6 +8,7 @@ import {
   type WebhookEndpoint,
 } from '@ppr/contracts';
 import type { Pool, PoolClient } from 'pg';
+import { sealSecret } from './webhook-secrets';
 
 /** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */
 export function generateSecret(): string {
@@ -36,16 +37,43 @@ function toEndpoint(row: EndpointRow): WebhookEndpoint {
   return { ...row, eventTypes: eventTypesOf(row.eventTypes), createdAt: row.createdAt.toISOString() };
 }
 
+/**
+ * Registers an endpoint with a new signing secret, stored sealed under `key` (webhook-secrets.ts); the secret
+ * itself is returned once, to be shown to the admin. The id is drawn first: it is the sealed value's associated data.
+ */
 export async function insertEndpoint(
   pool: Pool,
   endpoint: { url: string; eventTypes: readonly IntegrationEventType[]; includePersonalData: boolean; description?: string | undefined },
+  key: Buffer,
 ): Promise<{ id: number; secret: string }> {
   const secret = generateSecret();
-  const { rows } = await pool.query<{ id: number }>(
-    'INSERT INTO webhook_endpoints (url, description, event_types, include_personal, secret) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-    [endpoint.url, endpoint.description ?? null, [...endpoint.eventTypes], endpoint.includePersonalData, secret],
+  const { rows } = await pool.query<{ id: number }>(`SELECT nextval(pg_get_serial_sequence('webhook_endpoints', 'id'))::int AS id`);
+  const id = rows[0]!.id;
+  await pool.query(
+    'INSERT INTO webhook_endpoints (id, url, description, event_types, include_personal, secret) VALUES ($1, $2, $3, $4, $5, $6)',
+    [id, endpoint.url, endpoint.description ?? null, [...endpoint.eventTypes], endpoint.includePersonalData, sealSecret(secret, id, key)],
   );
-  return { id: rows[0]!.id, secret };
+  return { id, secret };
+}
+
+/**
+ * Seals the secrets stored before they were sealed (plain `whsec_` values), each only if it is still the value
+ * read: run at start by every instance, harmlessly at once. Returns how many it sealed.
+ */
+export async function sealPlainSecrets(pool: Pool, key: Buffer): Promise<number> {
+  const { rows } = await pool.query<{ id: number; secret: string }>(
+    `SELECT id, secret FROM webhook_endpoints WHERE secret LIKE 'whsec\\_%'`,
+  );
+  let sealed = 0;
+  for (const row of rows) {
+    const result = await pool.query('UPDATE webhook_endpoints SET secret = $2 WHERE id = $1 AND secret = $3', [
+      row.id,
+      sealSecret(row.secret, row.id, key),
+      row.secret,
+    ]);
+    sealed += result.rowCount ?? 0;
+  }
+  return sealed;
 }
 
 export async function listEndpoints(pool: Pool): Promise<WebhookEndpoint[]> {
@@ -195,6 +223,7 @@ export interface DueDelivery {
   readonly payload: IntegrationEvent;
   readonly attempts: number;
   readonly url: string;
+  /** As stored: sealed (open it with openSecret), or plain from before secrets were sealed. */
   readonly secret: string;
 }
 
