@@ -114,7 +114,13 @@ export class TicketGrants {
   ) {}
 
   private signingKey(): Promise<Buffer> {
-    this.key ??= sessionSecret(this.config).then(ticketGrantsKey);
+    // A failed read (the secret file unreadable for a moment) is not kept: the next call tries again.
+    this.key ??= sessionSecret(this.config)
+      .then(ticketGrantsKey)
+      .catch((error: unknown) => {
+        this.key = undefined;
+        throw error;
+      });
     return this.key;
   }
 

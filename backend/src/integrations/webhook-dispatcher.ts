@@ -31,8 +31,9 @@ const BATCH = 16;
 const FILL_BATCH = 200;
 /** Longest idle wait before the sender looks for due deliveries unprompted (another instance may have added some). */
 const IDLE_POLL_MS = 1000;
-/** A delivery's error when the endpoint's sealed secret cannot be opened (shown in the delivery log). */
-export const UNREADABLE_SECRET = "Not sent: this endpoint's signing secret cannot be opened with the server's session secret";
+/** Why an endpoint whose sealed secret cannot be opened is disabled (its reason, and its waiting delivery's error). */
+export const UNREADABLE_SECRET =
+  "Its signing secret cannot be opened with the server's session secret: restore the SESSION_SECRET it was created under and enable it again, or register the endpoint again";
 
 /** The wait after the n-th failed attempt (n from 1): base, 2 base, 4 base, ... at most 12 hours. */
 export function retryDelayMs(baseMs: number, failedAttempts: number): number {
@@ -246,16 +247,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private async attempt(delivery: webhooks.DueDelivery): Promise<void> {
-    const delay = retryDelayMs(this.config.WEBHOOK_RETRY_BASE_MS, delivery.attempts + 1);
     const secret = openSecret(delivery.secret, delivery.endpointId, await this.secretsKey.get());
     if (secret === null) {
-      // Sealed under another session secret (SESSION_SECRET changed, or another DATA_DIR): nothing can sign
-      // it. The delivery waits and is retried as after a failure, so restoring the secret loses nothing.
+      // Sealed under another session secret (SESSION_SECRET changed, or another DATA_DIR): nothing can sign with
+      // it. The endpoint is disabled, as after a 410, and its deliveries wait, attempts and retry window untouched.
       this.logger.error(
-        `Webhook ${delivery.endpointId}: its signing secret cannot be opened with this server's session secret; ` +
-          'restore the SESSION_SECRET it was created under, or delete the endpoint and register it again',
+        `Webhook ${delivery.endpointId} disabled: its signing secret cannot be opened with this server's session secret; ` +
+          'restore the SESSION_SECRET it was created under and enable it again, or register the endpoint again',
       );
-      await webhooks.recordFailure(this.db.pool, delivery.id, null, UNREADABLE_SECRET, delay);
+      await webhooks.holdForUnreadableSecret(this.db.pool, delivery.id, delivery.endpointId, UNREADABLE_SECRET);
       return;
     }
     const payload: WebhookPayload = { type: delivery.payload.type, timestamp: delivery.payload.occurredAt, data: delivery.payload };
@@ -274,6 +274,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       maxResponseBytes: MAX_RESPONSE_BYTES,
       allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE_URLS,
     });
+    const delay = retryDelayMs(this.config.WEBHOOK_RETRY_BASE_MS, delivery.attempts + 1);
     if (result.kind === 'response' && result.status >= 200 && result.status < 300) {
       await webhooks.recordSuccess(this.db.pool, delivery.id, result.status);
     } else if (result.kind === 'response' && result.status === 410) {

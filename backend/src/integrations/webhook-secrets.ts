@@ -65,7 +65,13 @@ export class WebhookSecretsKey {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   get(): Promise<Buffer> {
-    this.key ??= sessionSecret(this.config).then(webhookSecretsKey);
+    // A failed read (the secret file unreadable for a moment) is not kept: the next call tries again.
+    this.key ??= sessionSecret(this.config)
+      .then(webhookSecretsKey)
+      .catch((error: unknown) => {
+        this.key = undefined;
+        throw error;
+      });
     return this.key;
   }
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
-import type { WebhookPayload } from '@ppr/contracts';
+import type { WebhookEndpoint, WebhookPayload } from '@ppr/contracts';
 import { Webhook } from 'standardwebhooks';
 import { createApp } from '../app';
 import { loadConfig } from '../config/config';
@@ -64,18 +64,24 @@ afterAll(async () => {
 });
 
 describe('webhook durability and SSRF', () => {
-  let admin: { username: string; password: string };
+  let admin: { username: string; password: string } | undefined;
+  /** A logged-in admin on `app`: the schema's first admin, set up by whichever test runs first (each may run alone). */
+  const adminOn = async (app: INestApplication) => {
+    if (admin) return loginAdmin(app, admin);
+    const setup = await firstAdmin(app);
+    admin = setup.admin;
+    return setup.agent;
+  };
 
   it('keeps a failing delivery and its retry schedule across a restart', async () => {
     const first = await start({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_BASE_MS: '2500' });
     let endpointId: number;
     let before: Row;
     try {
-      const setup = await firstAdmin(first);
-      admin = setup.admin;
+      const agent = await adminOn(first);
       receiver.answer = () => 503;
       endpointId = (
-        await setup.agent
+        await agent
           .post('/api/admin/webhooks')
           .send({ url: `${receiver.url}/restart`, eventTypes: ['ticket.created'] })
           .expect(201)
@@ -109,7 +115,7 @@ describe('webhook durability and SSRF', () => {
       expect(sent[1]!.headers['webhook-id']).toBe(before.message_id);
       // The new instance kept the schedule: no earlier than the retry time the first one had set.
       expect(sent[1]!.at).toBeGreaterThanOrEqual(before.next_attempt_at!.getTime());
-      const agent = await loginAdmin(second, admin);
+      const agent = await adminOn(second);
       const log = (await agent.get(`/api/admin/webhooks/${endpointId}/deliveries`).expect(200)).body as { status: string }[];
       expect(log.map((row) => row.status)).toEqual(['succeeded']);
     } finally {
@@ -120,7 +126,7 @@ describe('webhook durability and SSRF', () => {
   it('refuses private and loopback URLs unless WEBHOOK_ALLOW_PRIVATE_URLS is true, when registering and when sending', async () => {
     const app = await start({ WEBHOOK_RETRY_BASE_MS: '50' });
     try {
-      const agent = await loginAdmin(app, admin);
+      const agent = await adminOn(app);
       for (const url of [
         `${receiver.url}/private`,
         'http://localhost:9/x',
@@ -177,7 +183,7 @@ describe('webhook durability and SSRF', () => {
     let app = await start(env(secret1));
     let registered: { id: number; secret: string };
     try {
-      const agent = await loginAdmin(app, admin);
+      const agent = await adminOn(app);
       registered = (
         await agent
           .post('/api/admin/webhooks')
@@ -214,20 +220,34 @@ describe('webhook durability and SSRF', () => {
       await app.close();
     }
 
-    // Another session secret opens neither: nothing is sent unsigned or signed wrongly; the deliveries wait.
+    // Another session secret opens neither: nothing is sent unsigned or signed wrongly. The endpoints are
+    // disabled, saying why, and their deliveries wait with their attempts and retry window untouched.
     app = await start(env('another-session-secret-nobody-sealed-with-0123456789'));
     try {
       await writeTicket(store(app), nextTicketId(app));
-      const waiting = await eventually(async () => {
-        const { rows } = await db(app).pool.query<{ status: string; last_error: string | null; attempts: number }>(
-          `SELECT d.status, d.last_error, d.attempts FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+      const held = await eventually(async () => {
+        const { rows } = await db(app).pool.query<{
+          enabled: boolean;
+          reason: string | null;
+          status: string;
+          error: string | null;
+          attempts: number;
+        }>(
+          `SELECT e.enabled, e.disabled_reason AS reason, d.status, d.last_error AS error, d.attempts
+           FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
            WHERE (e.url LIKE '%/sealed' OR e.url LIKE '%/legacy') AND d.status <> 'succeeded'`,
         );
-        return rows.length === 2 && rows.every((row) => row.attempts >= 1) ? rows : undefined;
-      }, 'refused attempts');
-      expect(waiting.map((row) => [row.status, row.last_error])).toEqual([
-        ['pending', UNREADABLE_SECRET],
-        ['pending', UNREADABLE_SECRET],
+        return rows.length === 2 && rows.every((row) => row.error !== null) ? rows : undefined;
+      }, 'the endpoints to be disabled');
+      expect(held).toEqual([
+        { enabled: false, reason: UNREADABLE_SECRET, status: 'pending', error: UNREADABLE_SECRET, attempts: 0 },
+        { enabled: false, reason: UNREADABLE_SECRET, status: 'pending', error: UNREADABLE_SECRET, attempts: 0 },
+      ]);
+      const agent = await adminOn(app);
+      const listed = (await agent.get('/api/admin/webhooks').expect(200)).body as WebhookEndpoint[];
+      expect(listed.filter((endpoint) => /\/(sealed|legacy)$/.test(endpoint.url)).map((endpoint) => endpoint.disabledReason)).toEqual([
+        UNREADABLE_SECRET,
+        UNREADABLE_SECRET,
       ]);
       expect(receiver.to('/sealed')).toHaveLength(1);
       expect(receiver.to('/legacy')).toHaveLength(1);
@@ -235,9 +255,14 @@ describe('webhook durability and SSRF', () => {
       await app.close();
     }
 
-    // The first secret back: what waited goes out, signed with each endpoint's own secret.
+    // The first secret back and the endpoints enabled again: what waited goes out, signed with each one's secret.
     app = await start(env(secret1));
     try {
+      const agent = await adminOn(app);
+      for (const endpoint of (await agent.get('/api/admin/webhooks').expect(200)).body as WebhookEndpoint[]) {
+        if (/\/(sealed|legacy)$/.test(endpoint.url))
+          await agent.patch(`/api/admin/webhooks/${endpoint.id}`).send({ enabled: true }).expect(200);
+      }
       await eventually(
         () => (receiver.to('/sealed').length >= 2 && receiver.to('/legacy').length >= 2 ? true : undefined),
         'the waiting deliveries',
@@ -255,7 +280,7 @@ describe('webhook durability and SSRF', () => {
     const [a, b] = await Promise.all([start(env), start(env)]);
     try {
       receiver.answer = () => 200;
-      const agent = await loginAdmin(a, admin);
+      const agent = await adminOn(a);
       await agent
         .post('/api/admin/webhooks')
         .send({ url: `${receiver.url}/pair`, eventTypes: ['ticket.created'] })

@@ -286,6 +286,20 @@ export async function recordFailure(pool: Pool, id: number, responseCode: number
   );
 }
 
+/**
+ * The endpoint's secret cannot be opened (sealed under another session secret): it is disabled with `reason`,
+ * as after a 410, and the delivery keeps its place, its attempts and its retry window, with the reason as its
+ * last error. Nothing of it is sent until an admin enables the endpoint again once the secret is readable.
+ */
+export async function holdForUnreadableSecret(pool: Pool, deliveryId: number, endpointId: number, reason: string): Promise<void> {
+  await pool.query(
+    `WITH endpoint AS (
+       UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, updated_at = now() WHERE id = $2 AND enabled)
+     UPDATE webhook_deliveries SET last_error = $3 WHERE id = $1`,
+    [deliveryId, endpointId, reason],
+  );
+}
+
 /** 410 Gone: the receiver says the endpoint no longer exists; stop sending to it until an admin re-enables it. */
 export async function recordGone(pool: Pool, id: number, endpointId: number): Promise<void> {
   await pool.query(
