@@ -7,12 +7,10 @@ import session from 'express-session';
 import helmet from 'helmet';
 import { type AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
-import type { Database } from '../database/database';
-import { DATABASE } from '../database/database.tokens';
 import { csrfProtection } from './csrf.middleware';
 import { PassportService } from './passport.service';
 import { newSessionId } from './session-id';
-import { sessionSecret } from './session-secret';
+import { sessionSecrets } from './session-secret';
 import { PgSessionStore } from './session-store';
 
 export const SESSION_COOKIE = 'ppr.sid';
@@ -170,7 +168,6 @@ export function securityHeaders(config: AppConfig, scriptHashes: readonly string
  */
 export async function installHttpSecurity(app: INestApplication, options: { readonly siteDir: string }): Promise<void> {
   const config = app.get<AppConfig>(APP_CONFIG);
-  const db = app.get<Database>(DATABASE);
   const store = app.get(PgSessionStore);
   const { passport } = app.get(PassportService);
 
@@ -180,7 +177,8 @@ export async function installHttpSecurity(app: INestApplication, options: { read
     '/api',
     session({
       name: SESSION_COOKIE,
-      secret: await sessionSecret(config, db.pool),
+      // The first signs; a cookie signed by SESSION_SECRET_PREVIOUS is still accepted (a rotation).
+      secret: await sessionSecrets(config),
       store,
       genid: newSessionId,
       resave: false,

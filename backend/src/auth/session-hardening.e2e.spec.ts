@@ -219,6 +219,37 @@ describe('sessions: what a reader of the database learns', () => {
   });
 });
 
+describe('a session secret rotation (SESSION_SECRET_PREVIOUS)', () => {
+  const previous = 'the-previous-session-secret-of-32-characters-or-more';
+  const current = 'the-current-session-secret-of-32-characters-or-more!';
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ SESSION_SECRET: current, SESSION_SECRET_PREVIOUS: previous });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('signs with the current secret and still accepts cookies the previous one signed, and no other', async () => {
+    const customer = newCustomer();
+    const agent = browser(t.app);
+    await agent.post('/api/customer/register').send(customer).expect(201);
+    const login = await agent.post('/api/customer/login').send({ email: customer.username, password: customer.password }).expect(200);
+    const sid = sidFrom(login);
+    const cookie = (login.get('Set-Cookie') ?? []).find((c) => c.startsWith(`${SESSION_COOKIE}=`))!.split(';')[0]!;
+    expect(cookie).toBe(signedCookie(sid, current));
+    const me = (header: string) => request(t.app.getHttpServer()).get('/api/customer/me').set('Cookie', header);
+    await me(signedCookie(sid, current)).expect(200);
+    // A browser that logged in before the rotation: its cookie, signed with the previous secret, still works.
+    await me(signedCookie(sid, previous)).expect(200);
+    await me(signedCookie(sid, 'some-other-secret-of-at-least-32-characters')).expect(401);
+  });
+
+  it('refuses a previous secret shorter than 32 characters at start-up, naming it', () => {
+    expect(() => loadConfig({ SESSION_SECRET: current, SESSION_SECRET_PREVIOUS: 'short' })).toThrow(/SESSION_SECRET_PREVIOUS: /);
+  });
+});
+
 describe('the generated signing secret (no SESSION_SECRET)', () => {
   let dataDir: string;
   beforeEach(() => {

@@ -74,3 +74,15 @@ export async function sessionSecret(config: Pick<AppConfig, 'SESSION_SECRET' | '
   if (!secret) throw new Error(`Could not create ${file}`);
   return secret;
 }
+
+/**
+ * The secrets that are accepted, the current one first (the only one that signs): SESSION_SECRET_PREVIOUS after
+ * it during a rotation.
+ */
+export async function sessionSecrets(
+  config: Pick<AppConfig, 'SESSION_SECRET' | 'SESSION_SECRET_PREVIOUS' | 'DATA_DIR'>,
+): Promise<[string, ...string[]]> {
+  const current = await sessionSecret(config);
+  const previous = config.SESSION_SECRET_PREVIOUS;
+  return previous && previous !== current ? [current, previous] : [current];
+}

@@ -3,7 +3,7 @@ import { MAX_TICKET_ID } from '@ppr/contracts';
 import type { CookieOptions, Request, Response } from 'express';
 import type { AppConfig } from '../config/config';
 import { isSessionCookieSecure } from './http-security';
-import { sessionSecret } from './session-secret';
+import { sessionSecrets } from './session-secret';
 
 /**
  * "The tickets this browser submitted" (issue 10): a signed, HttpOnly cookie instead of session data, so a
@@ -96,7 +96,10 @@ export function clearTicketGrants(config: Pick<AppConfig, 'NODE_ENV' | 'APP_BASE
   response.clearCookie(TICKET_GRANTS_COOKIE, cookieOptions(config, request));
 }
 
-export type TicketGrantsConfig = Pick<AppConfig, 'SESSION_SECRET' | 'DATA_DIR' | 'SESSION_IDLE_HOURS' | 'NODE_ENV' | 'APP_BASE_URL'>;
+export type TicketGrantsConfig = Pick<
+  AppConfig,
+  'SESSION_SECRET' | 'SESSION_SECRET_PREVIOUS' | 'DATA_DIR' | 'SESSION_IDLE_HOURS' | 'NODE_ENV' | 'APP_BASE_URL'
+>;
 
 /**
  * The tickets a browser may read as their submitter. The cookie is a browser-session cookie (no Max-Age, like
@@ -104,7 +107,8 @@ export type TicketGrantsConfig = Pick<AppConfig, 'SESSION_SECRET' | 'DATA_DIR' |
  * without requests ends then too). Adding a ticket writes the cookie again with the newest ids.
  */
 export class TicketGrants {
-  private key: Promise<Buffer> | undefined;
+  /** The current key first (it signs), then SESSION_SECRET_PREVIOUS's during a rotation (it is still accepted). */
+  private keys: Promise<Buffer[]> | undefined;
   /** What this request's own writes granted, so a later read in the same request sees them. */
   private readonly written = new WeakMap<Request, readonly number[]>();
 
@@ -113,26 +117,28 @@ export class TicketGrants {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  private signingKey(): Promise<Buffer> {
+  private grantKeys(): Promise<Buffer[]> {
     // A failed read (the secret file unreadable for a moment) is not kept: the next call tries again.
-    this.key ??= sessionSecret(this.config)
-      .then(ticketGrantsKey)
+    this.keys ??= sessionSecrets(this.config)
+      .then((secrets) => secrets.map(ticketGrantsKey))
       .catch((error: unknown) => {
-        this.key = undefined;
+        this.keys = undefined;
         throw error;
       });
-    return this.key;
+    return this.keys;
   }
 
   /** The ticket ids this request's cookie grants (oldest first); [] for none or a cookie that is not valid. */
   async granted(request: Request): Promise<readonly number[]> {
     const written = this.written.get(request);
     if (written) return written;
-    const key = await this.signingKey();
+    const keys = await this.grantKeys();
     const now = this.now();
     for (const value of cookieValues(request.headers.cookie, TICKET_GRANTS_COOKIE)) {
-      const ids = decodeTicketGrants(value, key, now);
-      if (ids.length > 0) return ids;
+      for (const key of keys) {
+        const ids = decodeTicketGrants(value, key, now);
+        if (ids.length > 0) return ids;
+      }
     }
     return [];
   }
@@ -148,7 +154,11 @@ export class TicketGrants {
     if (!response) throw new Error('The request has no response to set the ticket grants cookie on');
     const ids = newest([...(await this.granted(request)).filter((id) => id !== ticketId), ticketId]);
     const expiresAt = new Date(this.now().getTime() + this.config.SESSION_IDLE_HOURS * 3_600_000);
-    response.cookie(TICKET_GRANTS_COOKIE, encodeTicketGrants(ids, expiresAt, await this.signingKey()), cookieOptions(this.config, request));
+    response.cookie(
+      TICKET_GRANTS_COOKIE,
+      encodeTicketGrants(ids, expiresAt, (await this.grantKeys())[0]!),
+      cookieOptions(this.config, request),
+    );
     this.written.set(request, ids);
   }
 }

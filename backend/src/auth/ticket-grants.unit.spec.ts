@@ -19,6 +19,7 @@ const LATER = new Date(NOW.getTime() + 3_600_000);
 
 const config: TicketGrantsConfig = {
   SESSION_SECRET: SECRET,
+  SESSION_SECRET_PREVIOUS: undefined,
   DATA_DIR: 'memory',
   SESSION_IDLE_HOURS: 24,
   NODE_ENV: 'test',
@@ -188,6 +189,28 @@ describe('ticket grants: on requests and responses', () => {
     expect(ids).toHaveLength(MAX_TICKET_GRANTS);
     expect(ids[0]).toBe(4);
     expect(ids.at(-1)).toBe(MAX_TICKET_GRANTS + 3);
+  });
+
+  it('during a rotation a cookie signed under SESSION_SECRET_PREVIOUS still grants, and the next grant signs with the current secret', async () => {
+    const rotated: TicketGrantsConfig = {
+      ...config,
+      SESSION_SECRET: 'the-new-session-secret-of-32-characters-or-more',
+      SESSION_SECRET_PREVIOUS: SECRET,
+    };
+    const before = exchange();
+    await new TicketGrants(config, () => NOW).grant(before.request, 21);
+    const header = `${TICKET_GRANTS_COOKIE}=${before.set[0]!.value}`;
+
+    const grants = new TicketGrants(rotated, () => NOW);
+    const next = exchange(header);
+    expect(await grants.granted(next.request)).toEqual([21]);
+    await grants.grant(next.request, 22);
+    const newKey = ticketGrantsKey(rotated.SESSION_SECRET!);
+    expect(decodeTicketGrants(next.set[0]!.value, newKey, NOW)).toEqual([21, 22]);
+    expect(decodeTicketGrants(next.set[0]!.value, KEY, NOW)).toEqual([]);
+    // Once the previous secret is dropped, what it signed grants nothing.
+    const after = new TicketGrants({ ...rotated, SESSION_SECRET_PREVIOUS: undefined }, () => NOW);
+    expect(await after.granted(exchange(header).request)).toEqual([]);
   });
 
   it('clearTicketGrants clears the cookie with the attributes it was set with', () => {

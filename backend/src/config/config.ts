@@ -130,6 +130,16 @@ export const configSchema = z
       .optional()
       .transform((value) => (value === '' ? undefined : value))
       .refine((value) => value === undefined || value.length >= 32, 'must be at least 32 characters'),
+    /**
+     * The session secret before the current one, during a rotation: session cookies it signed, the guest's ticket
+     * cookies and the webhook secrets sealed under it are still accepted (the webhook secrets are sealed again
+     * under the current one at start); only the current one signs and seals.
+     */
+    SESSION_SECRET_PREVIOUS: z
+      .string()
+      .optional()
+      .transform((value) => (value === '' ? undefined : value))
+      .refine((value) => value === undefined || value.length >= 32, 'must be at least 32 characters'),
     /** A session ends after this many hours without a request. */
     SESSION_IDLE_HOURS: positiveInt(24, 24 * 90),
     /** A session ends this many hours after it began (the login), however active it has been. */

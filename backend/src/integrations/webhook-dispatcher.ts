@@ -18,7 +18,7 @@ import {
 import { EVENT_STORE } from '../event-store/event-store.tokens';
 import { toIntegrationEvent } from './integration-events';
 import { safePost } from './safe-http';
-import { openSecret, WebhookSecretsKey } from './webhook-secrets';
+import { openWithKeys, WebhookSecretsKey } from './webhook-secrets';
 import * as webhooks from './webhooks.repository';
 
 /** Longest wait between two retries of a delivery. */
@@ -113,7 +113,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private async run(): Promise<void> {
-    await this.sealPlainSecrets();
+    await this.resealSecrets();
     while (!this.stopping.signal.aborted) {
       let lease: AbortSignal | null = null;
       try {
@@ -132,13 +132,16 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     }
   }
 
-  /** Secrets stored plain by an earlier version are sealed (webhook-secrets.ts); a failure only delays that. */
-  private async sealPlainSecrets(): Promise<void> {
+  /**
+   * Secrets stored plain by an earlier version, or sealed under SESSION_SECRET_PREVIOUS, are sealed under the
+   * current key (webhook-secrets.ts); a failure only delays that.
+   */
+  private async resealSecrets(): Promise<void> {
     try {
-      const sealed = await webhooks.sealPlainSecrets(this.db.pool, await this.secretsKey.get());
-      if (sealed > 0) this.logger.log(`Sealed the signing secrets of ${sealed} webhook endpoint(s) stored in plain text`);
+      const sealed = await webhooks.resealSecrets(this.db.pool, await this.secretsKey.all());
+      if (sealed > 0) this.logger.log(`Sealed the signing secrets of ${sealed} webhook endpoint(s) under the current session secret`);
     } catch (error) {
-      this.logger.warn(`Could not seal the webhook secrets stored in plain text (they still sign): ${message(error)}`);
+      this.logger.warn(`Could not seal the webhook secrets again under the current session secret (they still sign): ${message(error)}`);
     }
   }
 
@@ -247,8 +250,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private async attempt(delivery: webhooks.DueDelivery): Promise<void> {
-    const secret = openSecret(delivery.secret, delivery.endpointId, await this.secretsKey.get());
-    if (secret === null) {
+    const secret = openWithKeys(delivery.secret, delivery.endpointId, await this.secretsKey.all())?.secret;
+    if (secret === undefined) {
       // Sealed under another session secret (SESSION_SECRET changed, or another DATA_DIR): nothing can sign with
       // it. The endpoint is disabled, as after a 410, and its deliveries wait, attempts and retry window untouched.
       this.logger.error(

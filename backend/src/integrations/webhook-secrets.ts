@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { sessionSecret } from '../auth/session-secret';
+import { sessionSecrets } from '../auth/session-secret';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
 
@@ -57,21 +57,44 @@ export function openSecret(stored: string, endpointId: number, key: Buffer): str
   }
 }
 
-/** The app's sealing key, derived once from its session secret. */
+/**
+ * What a stored value holds, opened with the first of `keys` that can (the current key first): the secret, and
+ * whether it needs sealing again under the current key (plain, or sealed under a previous one). Null when none can.
+ */
+export function openWithKeys(stored: string, endpointId: number, keys: readonly Buffer[]): { secret: string; reseal: boolean } | null {
+  if (!isSealed(stored)) {
+    const secret = openSecret(stored, endpointId, keys[0]!);
+    return secret === null ? null : { secret, reseal: true };
+  }
+  for (const [index, key] of keys.entries()) {
+    const secret = openSecret(stored, endpointId, key);
+    if (secret !== null) return { secret, reseal: index > 0 };
+  }
+  return null;
+}
+
+/**
+ * The app's sealing keys, derived once from its session secrets: the current one first (the only one that seals),
+ * then SESSION_SECRET_PREVIOUS's during a rotation.
+ */
 @Injectable()
 export class WebhookSecretsKey {
-  private key: Promise<Buffer> | undefined;
+  private keys: Promise<[Buffer, ...Buffer[]]> | undefined;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  get(): Promise<Buffer> {
+  all(): Promise<[Buffer, ...Buffer[]]> {
     // A failed read (the secret file unreadable for a moment) is not kept: the next call tries again.
-    this.key ??= sessionSecret(this.config)
-      .then(webhookSecretsKey)
+    this.keys ??= sessionSecrets(this.config)
+      .then(([current, ...previous]) => [webhookSecretsKey(current), ...previous.map(webhookSecretsKey)] as [Buffer, ...Buffer[]])
       .catch((error: unknown) => {
-        this.key = undefined;
+        this.keys = undefined;
         throw error;
       });
-    return this.key;
+    return this.keys;
+  }
+
+  async current(): Promise<Buffer> {
+    return (await this.all())[0];
   }
 }

@@ -1,4 +1,4 @@
-import { isSealed, openSecret, sealSecret, webhookSecretsKey } from './webhook-secrets';
+import { isSealed, openSecret, openWithKeys, sealSecret, webhookSecretsKey } from './webhook-secrets';
 import { generateSecret } from './webhooks.repository';
 
 const key = webhookSecretsKey('a-session-secret-of-at-least-32-characters');
@@ -31,5 +31,14 @@ describe('webhook signing secrets at rest', () => {
     const secret = generateSecret();
     expect(isSealed(secret)).toBe(false);
     expect(openSecret(secret, 7, key)).toBe(secret);
+  });
+
+  it('opens with the current key or a previous one, and says when to seal again under the current one', () => {
+    const secret = generateSecret();
+    expect(openWithKeys(sealSecret(secret, 3, key), 3, [key, otherKey])).toEqual({ secret, reseal: false });
+    expect(openWithKeys(sealSecret(secret, 3, otherKey), 3, [key, otherKey])).toEqual({ secret, reseal: true });
+    expect(openWithKeys(secret, 3, [key])).toEqual({ secret, reseal: true });
+    expect(openWithKeys(sealSecret(secret, 3, otherKey), 3, [key])).toBeNull();
+    expect(openWithKeys('sealed.v1.garbage', 3, [key, otherKey])).toBeNull();
   });
 });

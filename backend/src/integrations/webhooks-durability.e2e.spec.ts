@@ -222,6 +222,7 @@ describe('webhook durability and SSRF', () => {
 
     // Another session secret opens neither: nothing is sent unsigned or signed wrongly. The endpoints are
     // disabled, saying why, and their deliveries wait with their attempts and retry window untouched.
+    let sealedBefore: string[] = [];
     app = await start(env('another-session-secret-nobody-sealed-with-0123456789'));
     try {
       await writeTicket(store(app), nextTicketId(app));
@@ -251,13 +252,21 @@ describe('webhook durability and SSRF', () => {
       ]);
       expect(receiver.to('/sealed')).toHaveLength(1);
       expect(receiver.to('/legacy')).toHaveLength(1);
+      // As they were: nothing here could open them, so nothing sealed them again.
+      sealedBefore = (await stored(app)).map((row) => row.secret);
     } finally {
       await app.close();
     }
 
-    // The first secret back and the endpoints enabled again: what waited goes out, signed with each one's secret.
-    app = await start(env(secret1));
+    // A rotation: the new secret with the first as SESSION_SECRET_PREVIOUS. The secrets open again and are sealed
+    // under the new one; the endpoints enabled again, what waited goes out, signed with each one's own secret.
+    const secret2 = 'second-session-secret-for-the-sealing-test-0123456789';
+    app = await start({ ...env(secret2), SESSION_SECRET_PREVIOUS: secret1 });
     try {
+      await eventually(async () => {
+        const now = (await stored(app)).map((row) => row.secret);
+        return now.every((value, index) => value !== sealedBefore[index] && value.startsWith('sealed.v1.')) ? true : undefined;
+      }, 'the secrets to be sealed under the new session secret');
       const agent = await adminOn(app);
       for (const endpoint of (await agent.get('/api/admin/webhooks').expect(200)).body as WebhookEndpoint[]) {
         if (/\/(sealed|legacy)$/.test(endpoint.url))
@@ -269,6 +278,17 @@ describe('webhook durability and SSRF', () => {
       );
       expect(verified('/sealed', registered.secret)).toEqual(['ticket.created', 'ticket.created']);
       expect(verified('/legacy', legacySecret)).toEqual(['ticket.created', 'ticket.created']);
+    } finally {
+      await app.close();
+    }
+
+    // The rotation over (the previous secret dropped): the secrets open under the new one alone.
+    app = await start(env(secret2));
+    try {
+      await writeTicket(store(app), nextTicketId(app));
+      await eventually(() => (receiver.to('/sealed').length >= 3 && receiver.to('/legacy').length >= 3 ? true : undefined), 'deliveries');
+      expect(verified('/sealed', registered.secret)).toHaveLength(3);
+      expect(verified('/legacy', legacySecret)).toHaveLength(3);
     } finally {
       await app.close();
     }

@@ -58,7 +58,7 @@ export class WebhooksController {
   @HttpCode(201)
   async create(@Body(new ZodBodyPipe(createWebhookSchema)) body: CreateWebhook): Promise<CreatedWebhook> {
     await this.acceptableUrl(body.url);
-    return webhooks.insertEndpoint(this.db.pool, body, await this.secretsKey.get());
+    return webhooks.insertEndpoint(this.db.pool, body, await this.secretsKey.current());
   }
 
   @Get(':id')

@@ -8,7 +8,7 @@ import {
   type WebhookEndpoint,
 } from '@ppr/contracts';
 import type { Pool, PoolClient } from 'pg';
-import { sealSecret } from './webhook-secrets';
+import { openWithKeys, sealSecret } from './webhook-secrets';
 
 /** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */
 export function generateSecret(): string {
@@ -57,18 +57,20 @@ export async function insertEndpoint(
 }
 
 /**
- * Seals the secrets stored before they were sealed (plain `whsec_` values), each only if it is still the value
- * read: run at start by every instance, harmlessly at once. Returns how many it sealed.
+ * Seals under the current key (the first of `keys`) the secrets stored plain by an earlier version and those
+ * sealed under a previous session secret (SESSION_SECRET_PREVIOUS, during a rotation), each only if it is still
+ * the value read: run at start by every instance, harmlessly at once. Returns how many it sealed; a value no key
+ * opens is left for the dispatcher, which disables its endpoint.
  */
-export async function sealPlainSecrets(pool: Pool, key: Buffer): Promise<number> {
-  const { rows } = await pool.query<{ id: number; secret: string }>(
-    `SELECT id, secret FROM webhook_endpoints WHERE secret LIKE 'whsec\\_%'`,
-  );
+export async function resealSecrets(pool: Pool, keys: readonly [Buffer, ...Buffer[]]): Promise<number> {
+  const { rows } = await pool.query<{ id: number; secret: string }>('SELECT id, secret FROM webhook_endpoints ORDER BY id');
   let sealed = 0;
   for (const row of rows) {
+    const opened = openWithKeys(row.secret, row.id, keys);
+    if (!opened?.reseal) continue;
     const result = await pool.query('UPDATE webhook_endpoints SET secret = $2 WHERE id = $1 AND secret = $3', [
       row.id,
-      sealSecret(row.secret, row.id, key),
+      sealSecret(opened.secret, row.id, keys[0]),
       row.secret,
     ]);
     sealed += result.rowCount ?? 0;
