@@ -30,7 +30,9 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   reporter: [['list']],
-  timeout: 30_000,
+  // A bound on a whole test, not a speed target: every step waits for its own condition. CI shares two cores
+  // between the server, PostgreSQL and two browsers, and a test of many page loads ran past 30 s there.
+  timeout: 60_000,
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: {

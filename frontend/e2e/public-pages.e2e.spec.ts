@@ -247,6 +247,8 @@ test.describe('in the browser', () => {
   });
 
   test('client-only routes render in the browser from the shell', async ({ page }) => {
+    // Eighteen page loads, most of them asking the API who is logged in and redirecting.
+    test.setTimeout(120_000);
     const errors = watchErrors(page);
     await page.goto('/support-request');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Request IT Support');
