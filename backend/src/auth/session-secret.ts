@@ -86,3 +86,23 @@ export async function sessionSecrets(
   const previous = config.SESSION_SECRET_PREVIOUS;
   return previous && previous !== current ? [current, previous] : [current];
 }
+
+/**
+ * Keys derived from the accepted session secrets with `derive`, the current one's first (it alone signs or seals),
+ * read once. A failed read (the secret file unreadable for a moment) is not kept: the next call tries again.
+ */
+export function sessionSecretKeys(
+  config: Pick<AppConfig, 'SESSION_SECRET' | 'SESSION_SECRET_PREVIOUS' | 'DATA_DIR'>,
+  derive: (secret: string) => Buffer,
+): () => Promise<[Buffer, ...Buffer[]]> {
+  let keys: Promise<[Buffer, ...Buffer[]]> | undefined;
+  return () => {
+    keys ??= sessionSecrets(config)
+      .then(([current, ...previous]): [Buffer, ...Buffer[]] => [derive(current), ...previous.map(derive)])
+      .catch((error: unknown) => {
+        keys = undefined;
+        throw error;
+      });
+    return keys;
+  };
+}

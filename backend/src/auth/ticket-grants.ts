@@ -3,7 +3,7 @@ import { MAX_TICKET_ID } from '@ppr/contracts';
 import type { CookieOptions, Request, Response } from 'express';
 import type { AppConfig } from '../config/config';
 import { isSessionCookieSecure } from './http-security';
-import { sessionSecrets } from './session-secret';
+import { sessionSecretKeys } from './session-secret';
 
 /**
  * "The tickets this browser submitted" (issue 10): a signed, HttpOnly cookie instead of session data, so a
@@ -108,24 +108,15 @@ export type TicketGrantsConfig = Pick<
  */
 export class TicketGrants {
   /** The current key first (it signs), then SESSION_SECRET_PREVIOUS's during a rotation (it is still accepted). */
-  private keys: Promise<Buffer[]> | undefined;
+  private readonly grantKeys: () => Promise<[Buffer, ...Buffer[]]>;
   /** What this request's own writes granted, so a later read in the same request sees them. */
   private readonly written = new WeakMap<Request, readonly number[]>();
 
   constructor(
     private readonly config: TicketGrantsConfig,
     private readonly now: () => Date = () => new Date(),
-  ) {}
-
-  private grantKeys(): Promise<Buffer[]> {
-    // A failed read (the secret file unreadable for a moment) is not kept: the next call tries again.
-    this.keys ??= sessionSecrets(this.config)
-      .then((secrets) => secrets.map(ticketGrantsKey))
-      .catch((error: unknown) => {
-        this.keys = undefined;
-        throw error;
-      });
-    return this.keys;
+  ) {
+    this.grantKeys = sessionSecretKeys(config, ticketGrantsKey);
   }
 
   /** The ticket ids this request's cookie grants (oldest first); [] for none or a cookie that is not valid. */
@@ -156,7 +147,7 @@ export class TicketGrants {
     const expiresAt = new Date(this.now().getTime() + this.config.SESSION_IDLE_HOURS * 3_600_000);
     response.cookie(
       TICKET_GRANTS_COOKIE,
-      encodeTicketGrants(ids, expiresAt, (await this.grantKeys())[0]!),
+      encodeTicketGrants(ids, expiresAt, (await this.grantKeys())[0]),
       cookieOptions(this.config, request),
     );
     this.written.set(request, ids);

@@ -254,10 +254,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     if (secret === undefined) {
       // Sealed under another session secret (SESSION_SECRET changed, or another DATA_DIR): nothing can sign with
       // it. The endpoint is disabled, as after a 410, and its deliveries wait, attempts and retry window untouched.
-      this.logger.error(
-        `Webhook ${delivery.endpointId} disabled: its signing secret cannot be opened with this server's session secret; ` +
-          'restore the SESSION_SECRET it was created under and enable it again, or register the endpoint again',
-      );
+      this.logger.error(`Webhook ${delivery.endpointId} disabled. ${UNREADABLE_SECRET}`);
       await webhooks.holdForUnreadableSecret(this.db.pool, delivery.id, delivery.endpointId, UNREADABLE_SECRET);
       return;
     }

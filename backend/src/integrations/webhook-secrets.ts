@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { sessionSecrets } from '../auth/session-secret';
+import { sessionSecretKeys } from '../auth/session-secret';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
 
@@ -79,19 +79,10 @@ export function openWithKeys(stored: string, endpointId: number, keys: readonly 
  */
 @Injectable()
 export class WebhookSecretsKey {
-  private keys: Promise<[Buffer, ...Buffer[]]> | undefined;
+  readonly all: () => Promise<[Buffer, ...Buffer[]]>;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
-
-  all(): Promise<[Buffer, ...Buffer[]]> {
-    // A failed read (the secret file unreadable for a moment) is not kept: the next call tries again.
-    this.keys ??= sessionSecrets(this.config)
-      .then(([current, ...previous]) => [webhookSecretsKey(current), ...previous.map(webhookSecretsKey)] as [Buffer, ...Buffer[]])
-      .catch((error: unknown) => {
-        this.keys = undefined;
-        throw error;
-      });
-    return this.keys;
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.all = sessionSecretKeys(config, webhookSecretsKey);
   }
 
   async current(): Promise<Buffer> {
