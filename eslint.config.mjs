@@ -76,6 +76,8 @@ const backendPublicFiles = {
   openapi: ['openapi-fragment.ts'],
   // TicketPaymentsService (refunds, for the admin API) is what PaymentsModule exports.
   payments: ['ticket-payments.service.ts'],
+  // The one outbox sender, which every module with a side effect runs its outbox through.
+  processing: ['outbox-sender.ts'],
   projections: ['read-your-writes.ts'],
   // The errors callers may see (the API maps each to an HTTP status).
   tickets: ['ticket-errors.ts', 'ticket-id.ts', 'ticket-policy.ts'],

@@ -12,6 +12,7 @@ module.exports = {
   moduleNameMapper: {
     '^@ppr/contracts$': '<rootDir>/../contracts/src/index.ts',
     '^@ppr/projections$': '<rootDir>/../projections/src/index.ts',
+    '^@ppr/projections/testing$': '<rootDir>/../projections/src/testing/recorded-event.ts',
   },
   testTimeout: 60000,
   // Test files share one PostgreSQL server; each file works in its own schema.

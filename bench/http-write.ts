@@ -129,7 +129,7 @@ function ownerOf(text: string): Owner {
   if (/pg_notify|\bLISTEN\b/i.test(text)) return 'notify';
   if (/\bes_(events|streams)\b/i.test(text)) return 'event reads';
   if (/ticket_id_seq/i.test(text)) return 'ticket ids';
-  if (/projection_checkpoints|"?tickets"?\b|email_notifications/i.test(text)) return 'read side';
+  if (/processor_checkpoints|"?tickets"?\b|email_notifications/i.test(text)) return 'read side';
   if (/rate_limits/i.test(text)) return 'rate limits';
   if (/\bsessions\b/i.test(text)) return 'sessions';
   if (/support_request_idempotency/i.test(text)) return 'idempotency';

@@ -12,14 +12,14 @@
  * Everything happens in a schema of its own, dropped at the end.
  */
 import { randomUUID } from 'node:crypto';
-import { inTransaction, ProjectionRunner, PROJECTIONS, replay } from '@ppr/projections';
+import { inTransaction, PROJECTIONS, replay } from '@ppr/projections';
 import { Pool } from 'pg';
 import { loadConfig } from '../backend/src/config/config';
 import { migrateStorage } from '../backend/src/bootstrap/prepare-storage';
 import { openDatabase } from '../backend/src/database/database';
 import { createEventStore } from '../backend/src/event-store/event-store.module';
 import type { NewEvent } from '../backend/src/event-store/event-store.port';
-import { generateHistory } from '../backend/test/read-side';
+import { generateHistory, projectionHost } from '../backend/test/read-side';
 
 const REPLAY_EVENTS = Number(process.env.BENCH_REPLAY_EVENTS ?? 200_000);
 const COMMANDS_PER_SECOND = 200;
@@ -111,7 +111,8 @@ async function main(): Promise<void> {
     out(`  ratio baseline time / replay time: ${ratio.toFixed(2)} (target >= 0.25: ${ratio >= 0.25 ? 'met' : 'NOT met'})`);
 
     // Live lag: commands at a steady rate, each timed from append to visible in the read table.
-    const runner = new ProjectionRunner({ source: store, pool: db.pool, projections: PROJECTIONS, lockConnectionString: db.url });
+    // The projections as the app runs them: processors of the processing host, under its locks.
+    const runner = projectionHost({ db, store, lockUrl: db.url, close: () => Promise.resolve() }, PROJECTIONS);
     await runner.start();
     const head = await store.headPosition();
     if (head) await runner.waitFor(['tickets'], head, 60_000);

@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Inject, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
 import { AdminModule } from './admin/admin.module';
@@ -18,13 +18,34 @@ import { MarketingModule } from './marketing/marketing.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { PageViewsModule } from './page-views/page-views.module';
 import { PaymentsModule } from './payments/payments.module';
+import type { ProcessingHost } from './processing/processing-host';
+import { ProcessingModule } from './processing/processing.module';
+import { PROCESSING } from './processing/processing.tokens';
 import { ProjectionsModule } from './projections/projections.module';
 import { SpaModule } from './spa/spa.module';
 import { TicketsModule } from './tickets/tickets.module';
 import { UnsubscribeModule } from './unsubscribe/unsubscribe.module';
 
+/**
+ * The app's root. It is the one place background work starts: the processing host's processors and workers, which
+ * the modules registered as they were built (a command-line tool builds modules and starts nothing). Nest bootstraps
+ * the root after every other module, and destroys it before any other (the root is the shallowest module, the
+ * global ones the deepest), so the host starts once everything it runs on is ready, and stops before the mail pool
+ * (closed by the mailer's own onModuleDestroy) and the database (onApplicationShutdown) close: an email being sent
+ * finishes, a batch's transaction commits.
+ */
 @Module({})
-export class AppModule {
+export class AppModule implements OnApplicationBootstrap, OnModuleDestroy {
+  constructor(@Inject(PROCESSING) private readonly processing: ProcessingHost) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.processing.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.processing.stop();
+  }
+
   /** `db` is open and migrated already (`openStorage`): start-up order is explicit, not left to injection. */
   static forRoot(config: AppConfig, db: Database, options: { serveSpa?: boolean } = {}): DynamicModule {
     return {
@@ -33,6 +54,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(db),
         EventStoreModule,
+        ProcessingModule,
         ProjectionsModule,
         MailModule,
         AuthModule,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { type Actor, EVENT_SCHEMAS, type EventData, type EventType, ticketStreamId } from '@ppr/contracts';
-import type { ProjectionRunner } from '@ppr/projections';
 import { comparePositions, type Position, START } from '../src/event-store/event-store.port';
-import { PROJECTION_RUNNER } from '../src/projections/projections.tokens';
+import type { ProcessorProgress } from '../src/processing/processor.port';
+import { PROCESSING } from '../src/processing/processing.tokens';
 import type { TestApp } from './test-app';
 import { type Agent, browser } from './customer-helpers';
 
@@ -84,6 +84,6 @@ export async function seedTickets(t: TestApp, histories: readonly (readonly Seed
 
 /** Waits until the tickets projection has applied everything up to `position`. */
 export async function waitForTickets(t: TestApp, position: Position): Promise<void> {
-  const runner = t.app.get<ProjectionRunner>(PROJECTION_RUNNER);
-  if (!(await runner.waitFor(['tickets'], position, 20_000))) throw new Error('The tickets projection did not catch up');
+  const processing = t.app.get<ProcessorProgress>(PROCESSING);
+  if (!(await processing.waitFor(['tickets'], position, 20_000))) throw new Error('The tickets projection did not catch up');
 }

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { EventMetadata, EventType } from '@ppr/contracts';
+import type { AnyProjection } from '@ppr/projections';
 import type { Pool } from 'pg';
 import { migrateStorage } from '../src/bootstrap/prepare-storage';
 import { loadConfig } from '../src/config/config';
 import { type Database, openDatabase } from '../src/database/database';
 import { createEventStore } from '../src/event-store/event-store.module';
 import { comparePositions, type EventStore, type NewEvent, type Position, START } from '../src/event-store/event-store.port';
+import { ProcessingHost, type ProcessingHostOptions } from '../src/processing/processing-host';
+import { AdvisoryProcessorLocks, InProcessLocks } from '../src/processing/processor-locks';
+import { projectionProcessor } from '../src/projections/projection-processor';
 import { testSchema } from './test-schema';
 
 export interface ReadSide {
@@ -245,4 +249,26 @@ export async function digestReadTables(
            (SELECT count(*)::int FROM email_notifications) AS notification_rows`);
   const row = rows[0]!;
   return { tickets: row.tickets, notifications: row.notifications, ticketRows: row.ticket_rows, notificationRows: row.notification_rows };
+}
+
+/**
+ * A processing host running `projections` on `side`, as the app runs them (the advisory locks on PostgreSQL),
+ * without the rest of the app; not started.
+ */
+export function projectionHost(
+  side: ReadSide,
+  projections: readonly AnyProjection[],
+  options: Partial<Omit<ProcessingHostOptions, 'pool' | 'store' | 'locks'>> & { readonly batchSize?: number } = {},
+): ProcessingHost {
+  const logger = options.logger ?? { log: () => undefined, warn: () => undefined, error: () => undefined };
+  const host = new ProcessingHost({
+    ...options,
+    pool: side.db.pool,
+    store: side.store,
+    logger,
+    locks: side.lockUrl ? new AdvisoryProcessorLocks({ connectionString: side.lockUrl, logger }) : new InProcessLocks(),
+  });
+  for (const projection of projections)
+    host.register(projectionProcessor(projection, { ...(options.batchSize ? { maxBatch: options.batchSize } : {}) }));
+  return host;
 }

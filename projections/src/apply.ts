@@ -108,9 +108,23 @@ export function rowWrites(projection: AnyProjection, merged: MergedRows, schema?
   return writes;
 }
 
-/** Writes merged rows, one statement after another (see `rowWrites`). */
+/**
+ * Writes merged rows in one statement (see `rowWrites`): its writes as data-modifying CTEs, which PostgreSQL runs
+ * to completion whether or not the query reads them. An update never targets a row inserted in the same batch
+ * (merging folded it into the insert), so the writes need not see one another.
+ */
 export async function writeRows(db: Queryable, projection: AnyProjection, merged: MergedRows, schema?: string): Promise<void> {
-  for (const write of rowWrites(projection, merged, schema)) await db.query(write.sql('$1'), [write.rows]);
+  const writes = rowWrites(projection, merged, schema);
+  if (writes.length === 0) return;
+  if (writes.length === 1) {
+    await db.query(writes[0]!.sql('$1'), [writes[0]!.rows]);
+    return;
+  }
+  const ctes = writes.map((write, index) => `w${index} AS (${write.sql(`$${index + 1}`)})`).join(', ');
+  await db.query(
+    `WITH ${ctes} SELECT 1`,
+    writes.map((write) => write.rows),
+  );
 }
 
 /** Merges a batch's operations and writes them (see `mergeOperations` and `writeRows`). */

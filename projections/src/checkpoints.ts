@@ -1,127 +1,151 @@
-import type { ProjectionState } from './checkpoints.table';
-import type { Queryable } from './queryable';
 import { comparePositions, type Position, START } from './event-source';
+import type { Queryable } from './queryable';
 
-export interface Checkpoint {
+/**
+ * processor_checkpoints: one row per processor (projections and reactors alike), with how far it has handled
+ * the event stream, whether it is stopped at a poisoned event, and `generation`, the fencing token of its lock:
+ * raised each time a process takes the lock, and required by every move of the checkpoint, so a process that
+ * lost the lock (and does not know it yet) can no longer write anything under it.
+ */
+
+export interface ProcessorCheckpoint {
   readonly position: Position;
-  readonly state: ProjectionState;
+  readonly state: 'running' | 'failed';
   readonly error: string | null;
   readonly errorEventId: string | null;
+  readonly generation: number;
 }
 
-interface CheckpointRow {
+interface Row {
   position_commit: string | number;
   position_prepare: string | number;
-  state: ProjectionState;
+  state: 'running' | 'failed';
   error: string | null;
   error_event_id: string | null;
+  generation: string | number;
 }
 
-function toCheckpoint(row: CheckpointRow): Checkpoint {
+const COLUMNS = 'position_commit, position_prepare, state, error, error_event_id, generation';
+
+function toCheckpoint(row: Row): ProcessorCheckpoint {
   return {
     position: { commit: BigInt(row.position_commit), prepare: BigInt(row.position_prepare) },
     state: row.state,
     error: row.error,
     errorEventId: row.error_event_id,
+    generation: Number(row.generation),
   };
 }
 
-export async function ensureCheckpoint(db: Queryable, name: string): Promise<void> {
-  await db.query(`INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [name]);
+/**
+ * Creates the processor's row if it has none, at `start` (the store's head for a reactor, so that history is
+ * not replayed to emails or webhooks; the beginning for a read model). Done while the app starts, before it
+ * serves requests, so that no event of this run falls before a reactor's first checkpoint. True when created.
+ */
+export async function ensureCheckpoint(db: Queryable, name: string, start: Position): Promise<boolean> {
+  const { rows } = await db.query<{ name: string }>(
+    `INSERT INTO processor_checkpoints (name, position_commit, position_prepare) VALUES ($1, $2, $3)
+     ON CONFLICT (name) DO NOTHING RETURNING name`,
+    [name, start.commit.toString(), start.prepare.toString()],
+  );
+  return rows.length > 0;
 }
 
-export async function readCheckpoint(db: Queryable, name: string, forUpdate = false): Promise<Checkpoint> {
-  const { rows } = await db.query<CheckpointRow>(
-    `SELECT position_commit, position_prepare, state, error, error_event_id
-       FROM projection_checkpoints WHERE name = $1${forUpdate ? ' FOR UPDATE' : ''}`,
-    [name],
-  );
+export async function readCheckpoint(db: Queryable, name: string): Promise<ProcessorCheckpoint> {
+  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM processor_checkpoints WHERE name = $1`, [name]);
   const row = rows[0];
-  return row ? toCheckpoint(row) : { position: START, state: 'running', error: null, errorEventId: null };
+  return row ? toCheckpoint(row) : { position: START, state: 'running', error: null, errorEventId: null, generation: 0 };
 }
 
-export async function readCheckpoints(db: Queryable): Promise<Map<string, Checkpoint>> {
-  const { rows } = await db.query<CheckpointRow & { name: string }>(
-    `SELECT name, position_commit, position_prepare, state, error, error_event_id FROM projection_checkpoints`,
-  );
+export async function readCheckpoints(db: Queryable): Promise<Map<string, ProcessorCheckpoint>> {
+  const { rows } = await db.query<Row & { name: string }>(`SELECT name, ${COLUMNS} FROM processor_checkpoints`);
   return new Map(rows.map((row) => [row.name, toCheckpoint(row)]));
 }
 
-export async function writeCheckpoint(db: Queryable, name: string, position: Position): Promise<void> {
-  await db.query(
-    `UPDATE projection_checkpoints
-        SET position_commit = $2, position_prepare = $3, state = 'running', error = NULL, error_event_id = NULL,
-            updated_at = now()
-      WHERE name = $1`,
-    [name, position.commit.toString(), position.prepare.toString()],
+/**
+ * A new tenure of the processor's lock: raises its generation (the fencing token every later move of the
+ * checkpoint must name) and answers the checkpoint as it is now. The row is created at `start` when missing.
+ */
+export async function takeCheckpoint(db: Queryable, name: string, start: Position): Promise<ProcessorCheckpoint> {
+  const { rows } = await db.query<Row>(
+    `INSERT INTO processor_checkpoints (name, position_commit, position_prepare, generation) VALUES ($1, $2, $3, 1)
+     ON CONFLICT (name) DO UPDATE SET generation = processor_checkpoints.generation + 1, updated_at = now()
+     RETURNING ${COLUMNS}`,
+    [name, start.commit.toString(), start.prepare.toString()],
   );
+  return toCheckpoint(rows[0]!);
 }
 
 /**
- * Moves a running projection's checkpoint from `from` to `to`, only while the row is still at `from`
- * (where this runner left it) and `to` is ahead: never backwards, never over someone else's move. One
- * statement, which also locks the row for the rest of the caller's transaction when it has one. True
- * when the row moved.
+ * Moves a running processor's checkpoint from `from` to `to` under `generation`, only while the row is still
+ * at `from` and of that generation: never backwards, never over another tenure's move or a replay's. Locks the
+ * row for the rest of the caller's transaction, so it comes first in a batch's transaction. The commit then
+ * does not wait for the WAL flush (`synchronous_commit = off`, set by the statement for its transaction only):
+ * what a processor writes is derived from events that are durable already, and its rows move with their
+ * checkpoint, so a crash that loses such a commit loses both, and the events are handled again. True when moved.
  */
-export async function advanceCheckpoint(db: Queryable, name: string, from: Position, to: Position): Promise<boolean> {
-  if (comparePositions(to, from) <= 0) return comparePositions(to, from) === 0;
-  const { rows } = await db.query<{ name: string }>(ADVANCE_CHECKPOINT, advanceCheckpointValues(name, from, to));
+export async function advanceCheckpoint(db: Queryable, name: string, generation: number, from: Position, to: Position): Promise<boolean> {
+  if (comparePositions(to, from) < 0) return false;
+  const { rows } = await db.query<{ name: string }>(
+    `UPDATE processor_checkpoints
+        SET position_commit = $4, position_prepare = $5, updated_at = now()
+      WHERE name = $1 AND generation = $6 AND state = 'running' AND position_commit = $2 AND position_prepare = $3
+      RETURNING name, set_config('synchronous_commit', 'off', true) AS commit_mode`,
+    [name, from.commit.toString(), from.prepare.toString(), to.commit.toString(), to.prepare.toString(), generation],
+  );
   return rows.length > 0;
 }
 
 /**
- * Moves a running projection's checkpoint from `from` ($2, $3) to `to` ($4, $5) and returns its name; no
- * row when it is not at `from` (another runner or a replay moved it, or it failed). Locks the row.
- *
- * The transaction that moves it commits without waiting for its WAL to reach the disk
- * (`synchronous_commit = off` for that transaction only, set by the statement itself: no round trip of
- * its own). A read table is derived from events that are already durable, and its rows move with their
- * checkpoint in one transaction: a crash that loses such a commit (at most the WAL writer's last few
- * hundred milliseconds, and never behind a later synchronous commit) loses the rows and the checkpoint's
- * move together, and the runner applies those events again after the restart. Nothing is lost, nothing
- * applied twice; what a request waits for (its ticket readable) no longer includes a disk flush.
- */
-export const ADVANCE_CHECKPOINT = `UPDATE projection_checkpoints
-        SET position_commit = $4, position_prepare = $5, updated_at = now()
-      WHERE name = $1 AND state = 'running' AND position_commit = $2 AND position_prepare = $3
-      RETURNING name, set_config('synchronous_commit', 'off', true) AS commit_mode`;
-
-/** The five parameters of `ADVANCE_CHECKPOINT`. */
-export function advanceCheckpointValues(name: string, from: Position, to: Position): string[] {
-  return [name, from.commit.toString(), from.prepare.toString(), to.commit.toString(), to.prepare.toString()];
-}
-
-/**
- * Stops a projection at a poisoned event: state 'failed', the error and the event, and the position
- * `at` (right behind that event). Only while the checkpoint row is still at `from` (where this runner
- * left it; by default `at`), so a runner that lost its place cannot stop a projection someone else has
- * moved on. `from` differs from `at` when the events in between had nothing for the projection and its
- * checkpoint was advancing lazily. True when the row was marked.
+ * Stops a processor at a poisoned event: state 'failed' with the error and the event, its position `at` (right
+ * behind the events it handled), under `generation` and only while the row is still at `from`. True when marked.
  */
 export async function markFailed(
   db: Queryable,
   name: string,
-  failure: { readonly error: string; readonly eventId: string; readonly at: Position; readonly from?: Position },
+  failure: {
+    readonly error: string;
+    readonly eventId: string;
+    readonly generation: number;
+    readonly from: Position;
+    readonly at: Position;
+  },
 ): Promise<boolean> {
-  const from = failure.from ?? failure.at;
   const { rows } = await db.query<{ name: string }>(
-    `UPDATE projection_checkpoints SET state = 'failed', error = $2, error_event_id = $3,
+    `UPDATE processor_checkpoints SET state = 'failed', error = $2, error_event_id = $3,
             position_commit = $6, position_prepare = $7, updated_at = now()
-      WHERE name = $1 AND position_commit = $4 AND position_prepare = $5
+      WHERE name = $1 AND generation = $8 AND position_commit = $4 AND position_prepare = $5
       RETURNING name`,
     [
       name,
-      failure.error,
+      failure.error.slice(0, 4000),
       failure.eventId,
-      from.commit.toString(),
-      from.prepare.toString(),
+      failure.from.commit.toString(),
+      failure.from.prepare.toString(),
       failure.at.commit.toString(),
       failure.at.prepare.toString(),
+      failure.generation,
     ],
   );
   return rows.length > 0;
 }
 
-export function samePosition(a: Position, b: Position): boolean {
-  return comparePositions(a, b) === 0;
+/** Locks a processor's row for the rest of the caller's transaction (a replay's swap holds its processors still). */
+export async function lockCheckpoint(db: Queryable, name: string, start: Position = START): Promise<void> {
+  await ensureCheckpoint(db, name, start);
+  await db.query('SELECT 1 FROM processor_checkpoints WHERE name = $1 FOR UPDATE', [name]);
+}
+
+/**
+ * Sets a processor's checkpoint (a replay's swap): running again at `position`, its error cleared, and its
+ * generation raised, so that whatever process ran it under the previous one can no longer move it.
+ */
+export async function writeCheckpoint(db: Queryable, name: string, position: Position): Promise<void> {
+  await db.query(
+    `UPDATE processor_checkpoints
+        SET position_commit = $2, position_prepare = $3, state = 'running', error = NULL, error_event_id = NULL,
+            generation = generation + 1, updated_at = now()
+      WHERE name = $1`,
+    [name, position.commit.toString(), position.prepare.toString()],
+  );
 }

@@ -1,4 +1,4 @@
-import type { ProjectionCheckpointsTable } from './checkpoints.table';
+import type { ProcessorCheckpointsTable } from './checkpoints.table';
 import type { EmailNotificationsTable } from './email-log/email-notifications.table';
 import type { TicketsTable } from './tickets/tickets.table';
 
@@ -6,5 +6,5 @@ import type { TicketsTable } from './tickets/tickets.table';
 export interface ReadDatabase {
   tickets: TicketsTable;
   email_notifications: EmailNotificationsTable;
-  projection_checkpoints: ProjectionCheckpointsTable;
+  processor_checkpoints: ProcessorCheckpointsTable;
 }

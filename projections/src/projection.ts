@@ -2,8 +2,8 @@ import type { Insertable, Updateable } from 'kysely';
 import type { ReadDatabase } from './database';
 import type { RecordedEvent } from './event-source';
 
-/** The tables projections write: every read table but the runner's own checkpoints. */
-export type ProjectedTables = Omit<ReadDatabase, 'projection_checkpoints'>;
+/** The tables projections write: every read table but the processors' checkpoints. */
+export type ProjectedTables = Omit<ReadDatabase, 'processor_checkpoints'>;
 
 /** A row's primary key value. */
 export type RowKey = string | number;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Pool, PoolClient } from 'pg';
 import { applyOperations, quoteIdentifier } from './apply';
-import { ensureCheckpoint, readCheckpoint, writeCheckpoint } from './checkpoints';
+import { lockCheckpoint, writeCheckpoint } from './checkpoints';
 import { type EventSource, type Position, type RecordedEvent, START } from './event-source';
 import { READ_MIGRATION_SET, runMigrations } from './migrate';
 import { type AnyProjection, type AnyRowOperation, PoisonedEventError } from './projection';
@@ -94,10 +94,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
     // 2. Swap: hold the checkpoints, apply what arrived meanwhile, move the tables in.
     report('swapping');
     await inTransaction(pool, async (client) => {
-      for (const projection of projections) {
-        await ensureCheckpoint(client, projection.name);
-        await readCheckpoint(client, projection.name, true);
-      }
+      for (const projection of projections) await lockCheckpoint(client, projection.name);
       for (;;) {
         const events = source.readAllUsing
           ? await source.readAllUsing(client, position, batchSize)

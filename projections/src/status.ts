@@ -1,14 +1,12 @@
-import type { ProjectionState } from './checkpoints.table';
 import { readCheckpoints } from './checkpoints';
 import { type EventSource, formatPosition } from './event-source';
-import type { AnyProjection } from './projection';
 import type { Queryable } from './queryable';
 
 export interface ProjectionStatus {
   readonly name: string;
   /** `commit/prepare` of the last applied event ("0/0" before the first). */
   readonly checkpoint: string;
-  readonly state: ProjectionState;
+  readonly state: 'running' | 'failed';
   /** Events after the checkpoint (null when the store cannot count them). */
   readonly lag: number | null;
   readonly error: string | null;
@@ -21,11 +19,14 @@ export interface ProjectionsStatus {
   readonly projections: readonly ProjectionStatus[];
 }
 
-/** Each projection's checkpoint, the head position, the lag and any error (the status command and API). */
+/**
+ * Each named processor's checkpoint (projections, and reactors too: they share the checkpoint table), the head
+ * position, the lag and any error (the status command and API).
+ */
 export async function projectionStatus(
   db: Queryable,
   source: EventSource,
-  projections: readonly AnyProjection[],
+  projections: readonly { readonly name: string }[],
 ): Promise<ProjectionsStatus> {
   const [checkpoints, head] = await Promise.all([readCheckpoints(db), source.headPosition()]);
   const rows: ProjectionStatus[] = [];

@@ -1,5 +1,4 @@
 import type { CampaignStatus } from '@ppr/contracts';
-import { ProjectionRunner } from '@ppr/projections';
 import { firstAdmin, loginAdmin } from '../../test/admin-helpers';
 import { type Agent, browser } from '../../test/customer-helpers';
 import { startTestSmtp, type TestSmtpServer, waitFor } from '../../test/smtp-server';
@@ -8,8 +7,7 @@ import { loadConfig } from '../config/config';
 import { type Database, openDatabase } from '../database/database';
 import { WebhookDispatcher } from '../integrations/webhook-dispatcher';
 import { CampaignWorker } from '../marketing/campaign-worker';
-import { NotificationSagas } from '../notifications/notification-sagas';
-import { PaymentReconciler } from '../payments/payment-reconciler';
+import { ProcessingHost } from '../processing/processing-host';
 import { PAYMENT_GATEWAY } from '../payments/payments.tokens';
 import type { SimulatedPaymentGateway } from '../payments/simulated-payment-gateway';
 import { runPageViewsCli } from './page-views';
@@ -50,13 +48,14 @@ describe('the payments and page-views commands run no background work', () => {
   });
   const cliConfig = () => loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'fatal', ...env() });
 
-  /** Each place where the app starts work of its own (called through: the app still does the work). */
+  /**
+   * The one place where the app starts work of its own, and the places that did before it (called through: the
+   * app still does the work): the processing host, and the first send of each outbox.
+   */
   const starts = () => ({
-    projections: jest.spyOn(ProjectionRunner.prototype, 'start'),
-    emailSagas: jest.spyOn(NotificationSagas.prototype, 'start'),
-    campaigns: jest.spyOn(CampaignWorker.prototype, 'onApplicationBootstrap'),
-    webhooks: jest.spyOn(WebhookDispatcher.prototype, 'onApplicationBootstrap'),
-    reconciliation: jest.spyOn(PaymentReconciler.prototype, 'onApplicationBootstrap'),
+    processing: jest.spyOn(ProcessingHost.prototype, 'start'),
+    campaigns: jest.spyOn(CampaignWorker.prototype, 'claim'),
+    webhooks: jest.spyOn(WebhookDispatcher.prototype, 'claim'),
   });
 
   /** Run on the stopped app's database. */

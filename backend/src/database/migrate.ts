@@ -17,6 +17,7 @@ import * as lz4MailBodies from './migrations/20261129000000_lz4_mail_bodies';
 import * as refundRequests from './migrations/20261130000000_refund_requests';
 import * as oneResendAtATime from './migrations/20261201000000_one_resend_at_a_time';
 import * as staleCampaignSends from './migrations/20261202000000_stale_campaign_sends';
+import * as outboxClaims from './migrations/20261207000000_outbox_claims';
 
 /** The write side's own tables (accounts, sessions, ids). Read tables have their own migrations. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261130000000_refund_requests': refundRequests,
   '20261201000000_one_resend_at_a_time': oneResendAtATime,
   '20261202000000_stale_campaign_sends': staleCampaignSends,
+  '20261207000000_outbox_claims': outboxClaims,
 };
 
 const WRITE_SIDE: MigrationSet = { migrations: MIGRATIONS, tableName: 'app_migration', label: 'Database' };

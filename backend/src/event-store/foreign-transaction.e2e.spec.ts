@@ -1,5 +1,5 @@
-import { PROJECTION_RUNNER } from '../projections/projections.tokens';
-import type { ProjectionRunner } from '@ppr/projections';
+import type { ProcessorProgress } from '../processing/processor.port';
+import { PROCESSING } from '../processing/processing.tokens';
 import request from 'supertest';
 import { openTransaction, otherDatabase } from '../../test/event-store-fixtures';
 import { createTestApp, type TestApp } from '../../test/test-app';
@@ -40,7 +40,7 @@ maybe(
   () => {
     let t: TestApp;
     let store: PostgresEventStore;
-    let runner: ProjectionRunner;
+    let runner: ProcessorProgress;
     let agent: ReturnType<typeof request.agent>;
     let outcomes: boolean[];
 
@@ -48,7 +48,7 @@ maybe(
       t = await createTestApp({ EVENT_STORE_POLL_MS: '60000', READ_YOUR_WRITES_TIMEOUT_MS: '15000' });
       store = t.store as PostgresEventStore;
       expect(store).toBeInstanceOf(PostgresEventStore);
-      runner = t.app.get<ProjectionRunner>(PROJECTION_RUNNER);
+      runner = t.app.get<ProcessorProgress>(PROCESSING);
       agent = request.agent(t.app.getHttpServer()).set('X-Requested-With', 'XMLHttpRequest');
       // Warm up (session, subscribers live, LISTEN connected), so what follows is the steady state.
       await agent.post('/api/support-request').send(valid).expect(201);

@@ -4,6 +4,7 @@ import type { EventMetadata } from '@ppr/contracts';
 import { comparePositions, formatPosition, parsePosition, Wakeup } from '@ppr/projections';
 import { Client, type Pool, type PoolClient } from 'pg';
 import { GroupWriter } from '../common/group-writer';
+import { sleep } from '../common/sleep';
 import { eachOf } from './each-of';
 import {
   DuplicateEventError,
@@ -62,6 +63,8 @@ const NOTIFY_INTERVAL_MS = 5;
  */
 const PRESENCE_INTERVAL_MS = 10_000;
 const PRESENCE_TTL_MS = 3 * PRESENCE_INTERVAL_MS;
+/** How soon a lost LISTEN connection is opened again (and again, until that works). */
+const RELISTEN_MS = 250;
 
 /**
  * What subscribers read is kept a while for the others (see `subscribe`): segments of a read that returned at
@@ -230,20 +233,6 @@ function appendError(error: unknown, streamId: string, expected: ExpectedRevisio
     return new WrongExpectedRevisionError(streamId, expected, null);
   }
   return error;
-}
-
-/** Waits `ms`, or less when the signal aborts. */
-function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** Groups of concurrent single-event appends on their way at once (see `PostgresEventStore.singles`). */
@@ -666,7 +655,7 @@ export class PostgresEventStore implements EventStore {
       mustRead = this.wakeup.current === generation;
     };
     while (!signal?.aborted && !this.closed) {
-      if (woken && linger > 0) await delay(linger, signal);
+      if (woken && linger > 0) await sleep(linger, signal);
       woken = false;
       const kept = this.segments.get(formatPosition(position));
       if (kept) {
@@ -773,6 +762,7 @@ export class PostgresEventStore implements EventStore {
     this.keptEvents = 0;
     this.wakeup.notify();
     clearInterval(this.presenceTimer);
+    clearTimeout(this.relistenTimer);
     const listener = this.listener;
     this.listener = undefined;
     if (listener) await listener.end().catch(() => undefined);
@@ -859,16 +849,28 @@ export class PostgresEventStore implements EventStore {
     this.wakeup.notify();
   }
 
+  /**
+   * The LISTEN connection, opened by the first subscriber and kept open: when it is lost (the server restarted, or
+   * ended it) it is opened again every RELISTEN_MS until that works, and the subscribers are woken then, since the
+   * notifications of the outage are lost: recovery within RELISTEN_MS of the server's return, not at the next
+   * subscription or poll.
+   */
   private startListening(): Promise<void> {
     if (this.listener || this.closed || !this.listenUrl) return Promise.resolve();
     this.listenerStarting ??= (async () => {
-      const client = new Client({ connectionString: this.listenUrl });
+      // Named, so that an operator (and a test) can tell it in pg_stat_activity.
+      const client = new Client({ connectionString: this.listenUrl, application_name: 'event-store-listener' });
       client.on('notification', (message) => this.received(message.payload));
-      client.on('error', (error) => {
-        this.logger?.warn(`Event store listener lost (${error.message}); subscribers fall back to polling`);
+      const lost = (reason: string): void => {
+        if (this.listener !== client) return;
+        this.logger?.warn(`Event store listener lost (${reason}); subscribers poll until it is back`);
         this.listener = undefined;
         this.listenerStarting = undefined;
-      });
+        void client.end().catch(() => undefined);
+        this.listenAgain();
+      };
+      client.on('error', (error) => lost(error.message));
+      client.on('end', () => lost('connection ended'));
       try {
         await client.connect();
         this.schema = (await client.query<{ schema: string }>('SELECT current_schema() AS schema')).rows[0]!.schema;
@@ -882,14 +884,35 @@ export class PostgresEventStore implements EventStore {
           return;
         }
         this.listener = client;
+        if (this.relistening) {
+          this.relistening = false;
+          this.logger?.warn('Event store listener back');
+          // What was appended while it was away was announced to nobody here: look now.
+          this.wakeup.notify();
+        }
         this.sendPresence('hello');
         this.presenceTimer ??= setInterval(() => this.sendPresence('here'), PRESENCE_INTERVAL_MS).unref();
       } catch (error) {
-        this.logger?.warn(`Could not LISTEN for appends (${String(error)}); subscribers poll instead`);
+        if (!this.relistening) this.logger?.warn(`Could not LISTEN for appends (${String(error)}); subscribers poll instead`);
         await client.end().catch(() => undefined);
         this.listenerStarting = undefined;
+        this.listenAgain();
       }
     })();
     return this.listenerStarting;
+  }
+
+  /** Whether the LISTEN connection is being opened again after a loss. */
+  private relistening = false;
+  private relistenTimer: NodeJS.Timeout | undefined;
+
+  private listenAgain(): void {
+    if (this.closed || this.relistenTimer) return;
+    this.relistening = true;
+    this.relistenTimer = setTimeout(() => {
+      this.relistenTimer = undefined;
+      void this.startListening();
+    }, RELISTEN_MS);
+    this.relistenTimer.unref();
   }
 }

@@ -149,4 +149,25 @@ maybe(url ? 'NOTIFY between processes, never to itself' : 'skipped: DATABASE_URL
     if (lookedAgain === 0) expect(a.stats.subscriberReads - reads).toBe(3);
     else expect(a.stats.subscriberReads - reads).toBeLessThanOrEqual(3 + lookedAgain);
   });
+
+  it('opens a lost LISTEN connection again by itself, and its subscribers hear of appends within a second', async () => {
+    const fromB = follow(b, (await b.headPosition()) ?? START);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The server ends b's LISTEN connection (a failover, pg_terminate_backend); no new subscription comes.
+    const admin = databases[1]!;
+    const { rows } = await admin.pool.query<{ n: number }>(
+      `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND application_name = 'event-store-listener'`,
+    );
+    expect(rows[0]!.n).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const received = b.stats.notificationsReceived;
+    const appendedAt = Date.now();
+    await a.append(`pinged-${randomUUID()}`, [event()], 'no_stream');
+    await fromB.until(1);
+    // Through a NOTIFY on the new connection: b polls once a minute.
+    expect(Date.now() - appendedAt).toBeLessThan(1000);
+    expect(b.stats.notificationsReceived).toBeGreaterThan(received);
+    fromB.stop();
+  });
 });

@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { AdminModule } from '../admin/admin.module';
 import { TicketsModule } from '../tickets/tickets.module';
 import { EventStoreModule } from '../event-store/event-store.module';
+import { ProcessingModule } from '../processing/processing.module';
 import { CustomerTicketFeedController } from './customer-ticket-feed.controller';
 import { EventFeedController } from './event-feed.controller';
 import { IntegrationKeyGuard } from './integration-key.guard';
@@ -17,7 +18,7 @@ import { WebhooksController } from './webhooks.controller';
  * to admins' screens, and as signed webhooks from a durable outbox. See README, "Integrations".
  */
 @Module({
-  imports: [CqrsModule, EventStoreModule, AdminModule, TicketsModule],
+  imports: [CqrsModule, EventStoreModule, AdminModule, TicketsModule, ProcessingModule],
   controllers: [IntegrationKeysController, EventFeedController, CustomerTicketFeedController, WebhooksController],
   providers: [OpenStreams, IntegrationKeyGuard, WebhookDispatcher, WebhookSecretsKey],
 })

@@ -8,6 +8,7 @@ import {
   type WebhookEndpoint,
 } from '@ppr/contracts';
 import type { Pool, PoolClient } from 'pg';
+import { claimIsFree } from '../processing/outbox-sender';
 import { openWithKeys, sealSecret } from './webhook-secrets';
 
 /** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */
@@ -206,20 +207,11 @@ export async function insertDelivery(client: PoolClient, endpointId: number, eve
   );
 }
 
-export async function readOutboxCheckpoint(pool: Pool | PoolClient): Promise<string | null> {
-  const { rows } = await pool.query<{ position: string }>('SELECT position FROM webhook_outbox_checkpoint');
-  return rows[0]?.position ?? null;
-}
-
-export async function writeOutboxCheckpoint(pool: Pool | PoolClient, position: string): Promise<void> {
-  await pool.query(
-    `INSERT INTO webhook_outbox_checkpoint (id, position) VALUES (true, $1) ON CONFLICT (id) DO UPDATE SET position = excluded.position`,
-    [position],
-  );
-}
-
 export interface DueDelivery {
   readonly id: number;
+  /** The outbox sender's key: the delivery's id. */
+  readonly key: string;
+  readonly claimToken: number;
   readonly endpointId: number;
   readonly messageId: string;
   readonly payload: IntegrationEvent;
@@ -229,62 +221,111 @@ export interface DueDelivery {
   readonly secret: string;
 }
 
-/**
- * Deliveries due now, each the oldest pending one of its (endpoint, ticket): a ticket's later events wait
- * until its earlier ones succeeded or were given up, so receivers see each ticket's events in order.
- */
-export async function dueDeliveries(pool: Pool, limit: number): Promise<DueDelivery[]> {
-  const { rows } = await pool.query<DueDelivery>(
-    `SELECT d.id, d.endpoint_id AS "endpointId", d.message_id AS "messageId", d.payload, d.attempts, e.url, e.secret
-     FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled
-     WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-       AND NOT EXISTS (
-         SELECT 1 FROM webhook_deliveries p
-         WHERE p.endpoint_id = d.endpoint_id AND p.ticket_id = d.ticket_id AND p.status = 'pending' AND p.id < d.id)
-     ORDER BY d.id LIMIT $1`,
-    [limit],
-  );
-  return rows.map((row) => ({ ...row, id: Number(row.id) }));
-}
+/** The claim's expiry, by the database's clock. */
+const claimUntil = (ttlMs: number): string => `now() + make_interval(secs => ${ttlMs / 1000})`;
 
 /**
- * Milliseconds until the next delivery that dueDeliveries would take is due (0 when one is), or null when none
- * waits: a pending delivery of an enabled endpoint that no earlier pending one of its (endpoint, ticket) holds
- * back (one held back is due only after that one, whose own time counts). By the database's clock, which set
- * next_attempt_at: measured with the process's clock instead, a process clock ahead of the database's would
- * query again and again until the skew had passed, and one behind would delay every retry by it.
+ * Claims up to `limit` deliveries due now for `claimant`, each the oldest pending one of its (endpoint, ticket):
+ * a ticket's later events wait until its earlier ones succeeded or were given up (claimed or not, an earlier one
+ * is still pending), so receivers see each ticket's events in order. A delivery claimed by another process is
+ * taken only once that claim expired or that process is gone (claimIsFree); processes claiming at once take distinct ones (SKIP LOCKED). In the same
+ * statement, the milliseconds until the next delivery that such a claim would take is due (0 when one is; null
+ * when none waits): by the database's clock, which set next_attempt_at (measured with the process's clock, a
+ * process clock ahead of the database's would query again and again until the skew had passed).
  */
-export async function nextDueInMs(pool: Pool): Promise<number | null> {
-  // No greatest(0, ...) here: it would turn the NULL of "nothing pending" into 0 (greatest ignores NULLs).
-  const { rows } = await pool.query<{ ms: number | null }>(
-    `SELECT ceil(extract(epoch FROM min(d.next_attempt_at) - now()) * 1000)::float8 AS ms
-     FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled
-     WHERE d.status = 'pending'
-       AND NOT EXISTS (
-         SELECT 1 FROM webhook_deliveries p
-         WHERE p.endpoint_id = d.endpoint_id AND p.ticket_id = d.ticket_id AND p.status = 'pending' AND p.id < d.id)`,
+export async function claimDeliveries(
+  pool: Pool,
+  claimant: string,
+  limit: number,
+  ttlMs: number,
+  kind: 'postgres' | 'embedded',
+): Promise<{ deliveries: DueDelivery[]; nextInMs: number | null }> {
+  const { rows } = await pool.query<
+    Omit<DueDelivery, 'key' | 'claimToken'> & { claim_token: string | number | null; next_ms: number | null }
+  >(
+    `WITH heads AS (
+       SELECT d.id, d.next_attempt_at, ${claimIsFree('d', '$2', ttlMs, kind)} AS free
+         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled
+        WHERE d.status = 'pending'
+          AND NOT EXISTS (
+            SELECT 1 FROM webhook_deliveries p
+             WHERE p.endpoint_id = d.endpoint_id AND p.ticket_id = d.ticket_id AND p.status = 'pending' AND p.id < d.id)
+     ), picked AS (
+       SELECT d.id FROM webhook_deliveries d
+        WHERE d.id IN (SELECT id FROM heads WHERE next_attempt_at <= now() AND free)
+          AND d.status = 'pending'
+        ORDER BY d.id LIMIT $1
+        FOR UPDATE SKIP LOCKED
+     ), claimed AS (
+       UPDATE webhook_deliveries d SET claimed_by = $2, claimed_until = ${claimUntil(ttlMs)}, claim_token = nextval('outbox_claim_tokens')
+         FROM picked WHERE d.id = picked.id
+       RETURNING d.id, d.endpoint_id, d.message_id, d.payload, d.attempts, d.claim_token
+     ), next AS (
+       -- No greatest(0, ...) here: it would turn the NULL of "nothing pending" into 0 (greatest ignores NULLs).
+       SELECT ceil(extract(epoch FROM min(next_attempt_at) - now()) * 1000)::float8 AS next_ms
+         FROM heads WHERE id NOT IN (SELECT id FROM claimed) AND free
+     )
+     SELECT next.next_ms, c.id, c.endpoint_id AS "endpointId", c.message_id AS "messageId", c.payload, c.attempts, c.claim_token,
+            e.url, e.secret
+       FROM next LEFT JOIN claimed c ON true LEFT JOIN webhook_endpoints e ON e.id = c.endpoint_id
+      ORDER BY c.id`,
+    [limit, claimant],
   );
-  const ms = rows[0]?.ms;
-  return ms === null || ms === undefined ? null : Math.max(0, Number(ms));
+  const next = rows[0]?.next_ms;
+  return {
+    deliveries: rows
+      .filter((row) => row.id !== null && row.id !== undefined)
+      .map(({ next_ms: _next, claim_token, ...row }) => ({
+        ...row,
+        id: Number(row.id),
+        key: String(row.id),
+        claimToken: Number(claim_token),
+      })),
+    nextInMs: next === null || next === undefined ? null : Math.max(0, Number(next)),
+  };
 }
 
-export async function recordSuccess(pool: Pool, id: number, status: number): Promise<void> {
+/** Gives claims back: the deliveries are due again at once. */
+export async function releaseDeliveries(pool: Pool, claimant: string, deliveries: readonly DueDelivery[]): Promise<void> {
+  if (deliveries.length === 0) return;
+  await pool.query(
+    `UPDATE webhook_deliveries SET claimed_by = NULL, claimed_until = NULL
+      WHERE id = ANY($1::bigint[]) AND claim_token = ANY($2::bigint[]) AND claimed_by = $3 AND status = 'pending'`,
+    [deliveries.map((delivery) => delivery.id), deliveries.map((delivery) => delivery.claimToken), claimant],
+  );
+}
+
+/** The claim a record is written under: only while the delivery still carries its token. */
+interface Claimed {
+  readonly id: number;
+  readonly claimToken: number;
+}
+
+export async function recordSuccess(pool: Pool, delivery: Claimed, status: number): Promise<void> {
   await pool.query(
     `UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, response_code = $2, last_error = NULL,
-       last_attempt_at = now(), next_attempt_at = NULL WHERE id = $1`,
-    [id, status],
+       last_attempt_at = now(), next_attempt_at = NULL, claimed_by = NULL, claimed_until = NULL
+     WHERE id = $1 AND claim_token = $3`,
+    [delivery.id, status, delivery.claimToken],
   );
 }
 
 /** A failed attempt: retried after `delayMs`, or failed for good when that is past its retry_until. */
-export async function recordFailure(pool: Pool, id: number, responseCode: number | null, error: string, delayMs: number): Promise<void> {
+export async function recordFailure(
+  pool: Pool,
+  delivery: Claimed,
+  responseCode: number | null,
+  error: string,
+  delayMs: number,
+): Promise<void> {
   await pool.query(
     `UPDATE webhook_deliveries SET attempts = attempts + 1, response_code = $2, last_error = $3, last_attempt_at = now(),
        status = CASE WHEN now() + make_interval(secs => $4::float8 / 1000) > retry_until THEN 'failed' ELSE 'pending' END,
        next_attempt_at = CASE WHEN now() + make_interval(secs => $4::float8 / 1000) > retry_until THEN NULL
-                              ELSE now() + make_interval(secs => $4::float8 / 1000) END
-     WHERE id = $1`,
-    [id, responseCode, error.slice(0, 500), delayMs],
+                              ELSE now() + make_interval(secs => $4::float8 / 1000) END,
+       claimed_by = NULL, claimed_until = NULL
+     WHERE id = $1 AND claim_token = $5`,
+    [delivery.id, responseCode, error.slice(0, 500), delayMs, delivery.claimToken],
   );
 }
 
@@ -293,24 +334,23 @@ export async function recordFailure(pool: Pool, id: number, responseCode: number
  * as after a 410, and the delivery keeps its place, its attempts and its retry window, with the reason as its
  * last error. Nothing of it is sent until an admin enables the endpoint again once the secret is readable.
  */
-export async function holdForUnreadableSecret(pool: Pool, deliveryId: number, endpointId: number, reason: string): Promise<void> {
+export async function holdForUnreadableSecret(pool: Pool, delivery: Claimed, endpointId: number, reason: string): Promise<void> {
   await pool.query(
     `WITH endpoint AS (
        UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, updated_at = now() WHERE id = $2 AND enabled)
-     UPDATE webhook_deliveries SET last_error = $3 WHERE id = $1`,
-    [deliveryId, endpointId, reason],
+     UPDATE webhook_deliveries SET last_error = $3, claimed_by = NULL, claimed_until = NULL WHERE id = $1 AND claim_token = $4`,
+    [delivery.id, endpointId, reason, delivery.claimToken],
   );
 }
 
 /** 410 Gone: the receiver says the endpoint no longer exists; stop sending to it until an admin re-enables it. */
-export async function recordGone(pool: Pool, id: number, endpointId: number): Promise<void> {
+export async function recordGone(pool: Pool, delivery: Claimed, endpointId: number): Promise<void> {
   await pool.query(
-    `UPDATE webhook_deliveries SET status = 'failed', attempts = attempts + 1, response_code = 410, last_error = 'Gone',
-       last_attempt_at = now(), next_attempt_at = NULL WHERE id = $1`,
-    [id],
-  );
-  await pool.query(
-    `UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'The receiver answered 410 Gone', updated_at = now() WHERE id = $1`,
-    [endpointId],
+    `WITH endpoint AS (
+       UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'The receiver answered 410 Gone', updated_at = now() WHERE id = $2)
+     UPDATE webhook_deliveries SET status = 'failed', attempts = attempts + 1, response_code = 410, last_error = 'Gone',
+       last_attempt_at = now(), next_attempt_at = NULL, claimed_by = NULL, claimed_until = NULL
+     WHERE id = $1 AND claim_token = $3`,
+    [delivery.id, endpointId, delivery.claimToken],
   );
 }

@@ -4,6 +4,7 @@ import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
 import { GroupWriter } from '../common/group-writer';
+import { retryTransient } from '../common/transient-errors';
 import { sharedParts } from './shared-parts';
 import type { MailMessage, MailOutcome, MailTransport } from './mail.types';
 import { MAIL_TRANSPORT } from './mail.tokens';
@@ -37,6 +38,8 @@ export interface MailLogEntry {
  */
 /** How many outcomes of a batch are written together (see `sendBatch`). */
 const RECORD_EVERY = 10;
+/** How long a batch's outcomes are retried while the database cannot be reached. */
+const RECORD_PATIENCE_MS = 5 * 60_000;
 
 @Injectable()
 export class MailService implements OnApplicationShutdown {
@@ -119,7 +122,9 @@ export class MailService implements OnApplicationShutdown {
     let recording: Promise<unknown> = Promise.resolve();
     const record = (): void => {
       const chunk = unrecorded.splice(0);
-      recording = recording.then(() => this.recordOutcomes(chunk));
+      // The messages are out: their outcomes are retried while the database is away (a restart, a short stop),
+      // since a batch whose outcomes are lost is sent again by whoever takes it over.
+      recording = recording.then(() => retryTransient(() => this.recordOutcomes(chunk), { patienceMs: RECORD_PATIENCE_MS }));
       // Awaited below; marked handled now so that a failed write is not an unhandled rejection meanwhile.
       recording.catch(() => undefined);
     };

@@ -94,11 +94,11 @@ describe('recipients a stopped process left sending in a cancelled campaign', ()
       // The worker's key of a message is in lower case, the mixed-case address's too: the one the settling looks for.
       const key = await db.pool.query('SELECT idempotency_key FROM mail_messages WHERE id = $1', [ids.get(1)]);
       expect(key.rows).toEqual([{ idempotency_key: `campaign:${campaignId}:alice.mixed@list.example` }]);
-      // Claimed seven hours ago by a batch that never recorded them: positions 1 to 5. The mail log as it was left:
+      // Claimed by a batch that never recorded them, their claim expired: positions 1 to 5. The mail log as it was left:
       // 1 sent, 2 logged (a life without SMTP), 3 failed at the mail server, 4 in its SMTP exchange, 5 not yet in it.
       await db.pool.query(
         `UPDATE marketing_recipients SET state = 'sending', error = NULL, mail_message_id = NULL, batch = NULL,
-                updated_at = now() - interval '7 hours'
+                updated_at = now() - interval '1 hour', claimed_by = 'died', claimed_until = now() - interval '50 minutes'
          WHERE campaign_id = $1 AND position <= 5`,
         [campaignId],
       );
@@ -111,7 +111,7 @@ describe('recipients a stopped process left sending in a cancelled campaign', ()
       // 9: claimed with that batch, then left out of it as unsubscribed (a batch claims before it filters).
       await db.pool.query(
         `UPDATE marketing_recipients SET state = 'sending', error = NULL, mail_message_id = NULL, batch = NULL,
-                updated_at = now() - interval '7 hours'
+                updated_at = now() - interval '1 hour', claimed_by = 'died', claimed_until = now() - interval '50 minutes'
          WHERE campaign_id = $1 AND position = 9`,
         [campaignId],
       );
@@ -119,7 +119,8 @@ describe('recipients a stopped process left sending in a cancelled campaign', ()
       // 6: claimed a minute ago, by a batch that another instance may still be sending after the cancel.
       await db.pool.query(
         `UPDATE marketing_recipients SET state = 'sending', error = NULL, mail_message_id = NULL, batch = NULL,
-                updated_at = now() - interval '1 minute'
+                updated_at = now() - interval '1 minute', claimed_by = 'elsewhere', claimed_until = now() + interval '9 minutes',
+                claim_token = 4242
          WHERE campaign_id = $1 AND position = 6`,
         [campaignId],
       );
@@ -162,17 +163,13 @@ describe('recipients a stopped process left sending in a cancelled campaign', ()
     expect(smtp.inbox.length).toBe(delivered);
 
     // The batch still in flight elsewhere records its recipient as usual, and the campaign has nobody pending.
-    const campaign = {
-      id: campaignId,
-      subject: SUBJECT,
-      html: '',
-      text: '',
-      batchSize: 50,
-      pauseMs: 0,
-      batchesSent: 1,
-      nextBatchAt: new Date(),
+    const batch: campaigns.ClaimedBatch = {
+      key: 'elsewhere',
+      claimToken: 4242,
+      campaign: { id: campaignId, subject: SUBJECT, html: '', text: '', batchSize: 50, pauseMs: 0 },
+      recipients: [{ position: 6, email: 'frank@list.example' }],
     };
-    await campaigns.recordBatch(second.db.pool, campaign, [{ position: 6, state: 'sent', error: null, mailMessageId: ids.get(6)! }]);
+    await campaigns.recordBatch(second.db.pool, batch, [{ position: 6, state: 'sent', error: null, mailMessageId: ids.get(6)! }]);
     const after: CampaignStatus = (await agent.get('/api/admin/email-campaign-status').expect(200)).body;
     expect(after).toMatchObject({ campaignId, state: 'completed', sent: 4, failed: 3, skipped: 1, pending: 0, cancelled: 1 });
     await second.close();
@@ -187,7 +184,7 @@ describe('recipients a stopped process left sending in a cancelled campaign', ()
     const config = third.config;
     await third.close();
     await offline(config, async (db) => {
-      const stale = `now() - interval '7 hours'`;
+      const stale = `now() - interval '1 hour'`;
       const insert = async (state: string, recipients: number): Promise<number> => {
         const { rows } = await db.pool.query<{ id: number }>(
           `INSERT INTO marketing_campaigns (subject, html_body, text_body, content_bytes, batch_size, pause_ms, state, total, next_batch_at)
@@ -196,8 +193,8 @@ describe('recipients a stopped process left sending in a cancelled campaign', ()
         );
         const id = rows[0]!.id;
         await db.pool.query(
-          `INSERT INTO marketing_recipients (campaign_id, position, email, state, updated_at)
-           SELECT $1, n, 'stale' || n || '@list.example', 'sending', ${stale} FROM generate_series(1, $2::int) AS n`,
+          `INSERT INTO marketing_recipients (campaign_id, position, email, state, updated_at, claimed_by, claimed_until)
+           SELECT $1, n, 'stale' || n || '@list.example', 'sending', ${stale}, 'died', ${stale} FROM generate_series(1, $2::int) AS n`,
           [id, recipients],
         );
         return id;
@@ -257,7 +254,7 @@ describe('recipients a stopped process left sending in a cancelled campaign', ()
         40 - byPostgres,
       );
       if (byPostgres) expect(rows[0]).toMatchObject({ position: 1, state: 'sent', error: null });
-      // The running campaign's claims are the next run's to resume (the mail log's keys prevent a second copy).
+      // The running campaign's expired claims are the next claim's to resume (its mail log rows are delivered under).
       expect((await recipients(db, running)).map((row) => row.state)).toEqual(['sending', 'sending', 'sending']);
       expect(await campaigns.settleStaleSends(db.pool)).toEqual([]);
     });

@@ -1,14 +1,16 @@
 import { type CampaignStatus, MARKETING_MAX_REPORTED_INVALID } from '@ppr/contracts';
 import type { Pool, PoolClient } from 'pg';
+import { claimIsFree } from '../processing/outbox-sender';
 
 /**
- * A recipient goes 'pending' → 'sending' (claimed by the worker when its batch is handed to the transport, in one
- * statement, `claimRecipients`) → 'sent' | 'failed' | 'skipped' (`recordBatch`); or 'pending' → 'cancelled' when
+ * A recipient goes 'pending' → 'sending' (claimed with its batch by one process, `claimBatch`, with a claim token
+ * and an expiry) → 'sent' | 'failed' | 'skipped' (`recordBatch`, under that token); or 'pending' → 'cancelled' when
  * an admin cancels the campaign (`cancelRunningCampaign`). The two ways out of 'pending' exclude each other, so a
  * cancelled recipient is never sent to and a claimed one is never counted as cancelled. A row left 'sending' by a
- * process that died is claimed again by the next run (the mail log's keys keep it from a second copy); if the
- * campaign is no longer running (cancelled), no run claims it again, and `settleStaleSends` records its outcome
- * from the mail log once no live batch can still be sending it.
+ * process that died is claimed again once its claim expired, by whichever process claims next, and sent (its mail
+ * log row, pending, is delivered under: a second copy only if the first was in flight when the process died); if
+ * the campaign is no longer running (cancelled), nobody claims it again, and `settleStaleSends` records its outcome
+ * from the mail log once its claim expired.
  */
 export type RecipientState = 'pending' | 'sending' | 'sent' | 'failed' | 'skipped' | 'cancelled';
 
@@ -48,17 +50,6 @@ export interface RunningCampaign {
   readonly text: string;
   readonly batchSize: number;
   readonly pauseMs: number;
-  readonly batchesSent: number;
-  readonly nextBatchAt: Date;
-}
-
-/** The running campaign the worker looks at, with how long until its next batch is due. */
-export interface ScheduledCampaign extends RunningCampaign {
-  /**
-   * Milliseconds until next_batch_at (0 when due), by the database's clock: next_batch_at was set from the
-   * database's now(), and the process's clock may differ from it by seconds or more.
-   */
-  readonly waitMs: number;
 }
 
 export interface PendingRecipient {
@@ -140,9 +131,9 @@ export interface CancelledCampaign {
  * become 'cancelled' and it is completed, so a new one can start. Recipients a batch in flight has claimed are
  * 'sending', not 'pending': this cancel leaves them alone, they are sent and `recordBatch` records them.
  *
- * The campaign row is updated first: `claimRecipients` takes that row's share lock, so a claim and a cancel go
- * one after the other (a claim that comes second finds the campaign completed and claims nothing; a cancel that
- * comes second sees the claimed rows as 'sending'). The count is the RETURNING of the UPDATE that cancels, so it
+ * The campaign row is updated first: `claimBatch` locks that row (skipping it while a cancel holds it), so a
+ * claim and a cancel go one after the other (a claim that comes second finds the campaign completed, or locked, and
+ * claims nothing; a cancel that comes second sees the claimed rows as 'sending'). The count is the RETURNING of the UPDATE that cancels, so it
  * is exactly the recipients that will not be sent to, whatever runs beside it. The in-flight count is read after
  * it, by its own statement (its own snapshot, which sees a claim that committed while this cancel waited).
  */
@@ -172,86 +163,137 @@ export async function cancelRunningCampaign(pool: Pool, by: string, campaignId?:
   });
 }
 
-export async function nextRunningCampaign(pool: Pool): Promise<ScheduledCampaign | null> {
+/** A batch of a running campaign, claimed by this process for `CAMPAIGN_CLAIM_MS`. */
+export interface ClaimedBatch {
+  /** The outbox sender's key. */
+  readonly key: string;
+  readonly claimToken: number;
+  readonly campaign: RunningCampaign;
+  readonly recipients: readonly PendingRecipient[];
+}
+
+/**
+ * How long a batch's claim lasts: longer than a batch of 50 takes on the pool's 5 SMTP connections however large the
+ * content (20 messages one after the other on each), so a live batch never loses its claim; a batch whose process
+ * died is sent by another process this long after its claim.
+ */
+export const CAMPAIGN_CLAIM_MS = 10 * 60_000;
+
+/**
+ * Claims the running campaign's next batch for `claimant`, if it is due: up to its batch size of recipients, in list
+ * order, pending ones and ones whose claim is free (a process that died while sending them: claimIsFree), with one claim token
+ * for the batch; and moves the campaign's next batch time on by its pause, so that each batch is claimed by one
+ * process however many ask (the campaign row is locked, SKIP LOCKED, for the statement). Answers the batch (with no
+ * recipients when nobody is left to claim) or null when no running campaign is due, and the milliseconds until the
+ * running campaign's next batch is due, by the database's clock (null: no campaign is running).
+ */
+export async function claimBatch(
+  pool: Pool,
+  claimant: string,
+  kind: 'postgres' | 'embedded',
+): Promise<{ batch: ClaimedBatch | null; nextInMs: number | null }> {
   const { rows } = await pool.query<{
-    id: number;
+    id: number | null;
     subject: string;
     html_body: string;
     text_body: string;
     batch_size: number;
     pause_ms: number;
-    batches_sent: number;
-    next_batch_at: Date;
-    wait_ms: number;
+    token: string | number;
+    recipients: PendingRecipient[] | null;
+    next_ms: number | null;
   }>(
-    `SELECT id, subject, html_body, text_body, batch_size, pause_ms, batches_sent, next_batch_at,
-            greatest(0, ceil(extract(epoch FROM next_batch_at - now()) * 1000))::float8 AS wait_ms
-     FROM marketing_campaigns WHERE state = 'running' ORDER BY id LIMIT 1`,
+    `WITH campaign AS (
+       SELECT id, subject, html_body, text_body, batch_size, pause_ms FROM marketing_campaigns
+        WHERE state = 'running' AND next_batch_at <= now() ORDER BY id LIMIT 1
+        FOR UPDATE SKIP LOCKED
+     ), token AS (
+       SELECT nextval('outbox_claim_tokens') AS token FROM campaign
+     ), expired AS (
+       SELECT r.campaign_id, r.position FROM marketing_recipients r JOIN campaign c ON c.id = r.campaign_id
+        WHERE r.state = 'sending' AND ${claimIsFree('r', '$1', CAMPAIGN_CLAIM_MS, kind)}
+        ORDER BY r.position LIMIT (SELECT batch_size FROM campaign)
+        FOR UPDATE OF r SKIP LOCKED
+     ), fresh AS (
+       SELECT r.campaign_id, r.position FROM marketing_recipients r JOIN campaign c ON c.id = r.campaign_id
+        WHERE r.state = 'pending'
+        ORDER BY r.position LIMIT (SELECT batch_size FROM campaign)
+        FOR UPDATE OF r SKIP LOCKED
+     ), picked AS (
+       SELECT * FROM (SELECT * FROM expired UNION ALL SELECT * FROM fresh) AS p ORDER BY position LIMIT (SELECT batch_size FROM campaign)
+     ), claimed AS (
+       UPDATE marketing_recipients AS r
+          SET state = 'sending', claimed_by = $1, claimed_until = now() + make_interval(secs => $2::double precision / 1000),
+              claim_token = (SELECT token FROM token), updated_at = now()
+         FROM picked WHERE r.campaign_id = picked.campaign_id AND r.position = picked.position
+       RETURNING r.position, r.email
+     ), paced AS (
+       UPDATE marketing_campaigns AS c SET next_batch_at = now() + make_interval(secs => c.pause_ms::double precision / 1000)
+         FROM campaign WHERE c.id = campaign.id AND EXISTS (SELECT 1 FROM claimed)
+       RETURNING c.id
+     ), next AS (
+       SELECT greatest(0, ceil(extract(epoch FROM min(next_batch_at) - now()) * 1000))::float8 AS next_ms
+         FROM marketing_campaigns WHERE state = 'running' AND id NOT IN (SELECT id FROM campaign)
+     )
+     SELECT c.id, c.subject, c.html_body, c.text_body, c.batch_size, c.pause_ms, (SELECT token FROM token) AS token,
+            (SELECT json_agg(json_build_object('position', position, 'email', email) ORDER BY position) FROM claimed) AS recipients,
+            next.next_ms
+       FROM next LEFT JOIN campaign c ON true`,
+    [claimant, CAMPAIGN_CLAIM_MS],
   );
   const row = rows[0];
-  if (!row) return null;
-  return {
+  const nextInMs = row?.next_ms === null || row?.next_ms === undefined ? null : Number(row.next_ms);
+  if (!row || row.id === null) return { batch: null, nextInMs };
+  const campaign: RunningCampaign = {
     id: row.id,
     subject: row.subject,
     html: row.html_body,
     text: row.text_body,
     batchSize: row.batch_size,
     pauseMs: row.pause_ms,
-    batchesSent: row.batches_sent,
-    nextBatchAt: row.next_batch_at,
-    waitMs: Number(row.wait_ms),
+  };
+  const token = Number(row.token);
+  return {
+    batch: { key: `campaign:${row.id}:${token}`, claimToken: token, campaign, recipients: row.recipients ?? [] },
+    // The campaign just claimed is due again after its pause (at once without one); when nobody was left to
+    // claim, another process's batch may still be out: look again a second later.
+    nextInMs: Math.min(nextInMs ?? Infinity, row.recipients ? row.pause_ms : 1000),
   };
 }
 
-/**
- * The next recipients to send to in list order, after `afterPosition` (those before it are being sent): pending
- * ones, and ones a run that did not finish left 'sending' (a crash, a failed recording), which are resumed.
- */
-export async function pendingRecipients(pool: Pool, campaignId: number, limit: number, afterPosition = 0): Promise<PendingRecipient[]> {
-  const { rows } = await pool.query<PendingRecipient>(
-    `SELECT position, email FROM marketing_recipients
-     WHERE campaign_id = $1 AND state IN ('pending', 'sending') AND position > $3 ORDER BY position LIMIT $2`,
-    [campaignId, limit, afterPosition],
+/** Gives a batch's claim back (the process stops before sending it): its recipients are pending again at once. */
+export async function releaseBatch(pool: Pool, claimant: string, batch: ClaimedBatch): Promise<void> {
+  await pool.query(
+    `UPDATE marketing_recipients SET state = 'pending', claimed_by = NULL, claimed_until = NULL, updated_at = now()
+      WHERE campaign_id = $1 AND claim_token = $2 AND claimed_by = $3 AND state = 'sending'`,
+    [batch.campaign.id, batch.claimToken, claimant],
   );
-  return rows;
 }
 
 /**
- * Claims a batch's recipients for sending ('sending'), in one statement, if the campaign is still running: the
- * positions claimed, the others were cancelled since the batch was looked up. The share lock on the campaign
- * row orders the claim with a cancel (which updates that row first): see `cancelRunningCampaign`.
- */
-export async function claimRecipients(pool: Pool, campaignId: number, positions: readonly number[]): Promise<Set<number>> {
-  const { rows } = await pool.query<{ position: number }>(
-    `WITH campaign AS (SELECT id FROM marketing_campaigns WHERE id = $1 AND state = 'running' FOR SHARE)
-     UPDATE marketing_recipients AS r SET state = 'sending', updated_at = now()
-     FROM campaign
-     WHERE r.campaign_id = campaign.id AND r.position = ANY($2::int[]) AND r.state IN ('pending', 'sending')
-     RETURNING r.position`,
-    [campaignId, positions],
-  );
-  return new Set(rows.map((row) => row.position));
-}
-
-/**
- * Records a batch's outcomes, counts the batch and schedules the next one after the pause; with nobody left
- * pending the campaign is completed. One statement (so one transaction): a crash leaves the batch pending as a
- * whole, and the idempotency keys of the mail log make its resend deliver nothing twice.
+ * Records a batch's outcomes under its claim token, counts the batch (its number is the count), schedules the next
+ * one after the pause from now (the claim moved it already, so that no other process claims during the pause: this
+ * spaces the batches from the end of this one), and completes the campaign when nobody is left pending or being
+ * sent. One statement (so one transaction). Recipients whose claim another process took since (this one stalled
+ * past the claim's expiry) keep the newer claim's outcome; a batch with none of its claims left is not counted.
  */
 export async function recordBatch(
   pool: Pool,
-  campaign: RunningCampaign,
+  batch: ClaimedBatch,
   results: readonly RecipientResult[],
-): Promise<'running' | 'completed'> {
+): Promise<{ readonly state: 'running' | 'completed'; readonly batch: number }> {
   // The statement's snapshot still shows this batch's recipients as 'sending': "anyone left" leaves them out.
-  // The next batch may be in flight already ('sending' too): it is someone left. A campaign that is no longer
-  // running (cancelled while this batch was in flight) stays as it is.
-  const { rows } = await pool.query<{ state: 'running' | 'completed' }>(
-    `WITH recorded AS (
+  // Another batch may be in flight ('sending' too): it is someone left. A campaign that is no longer running
+  // (cancelled while this batch was in flight) stays as it is.
+  const { rows } = await pool.query<{ state: 'running' | 'completed'; batches_sent: number }>(
+    `WITH numbered AS (
+       SELECT batches_sent + 1 AS batch FROM marketing_campaigns WHERE id = $1 FOR UPDATE
+     ), recorded AS (
        UPDATE marketing_recipients AS r
-       SET state = u.state, error = u.error, mail_message_id = u.mail_id, batch = $2, updated_at = now()
-       FROM unnest($3::int[], $4::text[], $5::text[], $6::bigint[]) AS u(position, state, error, mail_id)
-       WHERE r.campaign_id = $1 AND r.position = u.position AND r.state = 'sending'
+       SET state = u.state, error = u.error, mail_message_id = u.mail_id, batch = (SELECT batch FROM numbered),
+           claimed_by = NULL, claimed_until = NULL, updated_at = now()
+       FROM unnest($2::int[], $3::text[], $4::text[], $5::bigint[]) AS u(position, state, error, mail_id)
+       WHERE r.campaign_id = $1 AND r.position = u.position AND r.state = 'sending' AND r.claim_token = $6
        RETURNING r.position
      ), progress AS (
        SELECT CASE WHEN EXISTS (
@@ -260,31 +302,38 @@ export async function recordBatch(
        ) THEN 'running' ELSE 'completed' END AS state
      )
      UPDATE marketing_campaigns AS c
-     SET batches_sent = $2,
+     SET batches_sent = c.batches_sent + CASE WHEN EXISTS (SELECT 1 FROM recorded) THEN 1 ELSE 0 END,
+         next_batch_at = CASE WHEN EXISTS (SELECT 1 FROM recorded)
+                              THEN now() + make_interval(secs => c.pause_ms::double precision / 1000) ELSE c.next_batch_at END,
          state = CASE WHEN c.state = 'running' THEN progress.state ELSE c.state END,
-         next_batch_at = now() + make_interval(secs => $7::double precision / 1000),
          finished_at = CASE WHEN c.state <> 'running' THEN c.finished_at WHEN progress.state = 'completed' THEN now() ELSE NULL END
      FROM progress
      WHERE c.id = $1
-     RETURNING c.state`,
+     RETURNING c.state, c.batches_sent`,
     [
-      campaign.id,
-      campaign.batchesSent + 1,
+      batch.campaign.id,
       results.map((r) => r.position),
       results.map((r) => r.state),
       results.map((r) => r.error),
       results.map((r) => r.mailMessageId),
-      campaign.pauseMs,
+      batch.claimToken,
     ],
   );
-  return rows[0]?.state ?? 'completed';
+  return { state: rows[0]?.state ?? 'completed', batch: rows[0]?.batches_sent ?? 0 };
 }
 
-/** A campaign whose recipients were all recorded already (a crash between the last batch and this). */
-export async function completeCampaign(pool: Pool, campaignId: number): Promise<void> {
-  await pool.query(`UPDATE marketing_campaigns SET state = 'completed', finished_at = now() WHERE id = $1 AND state = 'running'`, [
-    campaignId,
-  ]);
+/**
+ * Completes a running campaign whose recipients are all recorded (a claim found nobody left: a crash between the
+ * last batch's record and this, or a batch that recorded everything while another found nothing); one still being
+ * sent by a live claim stays running.
+ */
+export async function completeIfDone(pool: Pool, campaignId: number): Promise<void> {
+  await pool.query(
+    `UPDATE marketing_campaigns SET state = 'completed', finished_at = now()
+      WHERE id = $1 AND state = 'running'
+        AND NOT EXISTS (SELECT 1 FROM marketing_recipients WHERE campaign_id = $1 AND state IN ('pending', 'sending'))`,
+    [campaignId],
+  );
 }
 
 /**
@@ -382,18 +431,6 @@ export async function mailMessageOutcome(pool: Pool, id: number): Promise<{ stat
   return rows[0] ?? null;
 }
 
-/**
- * How long after its claim a recipient still 'sending' is taken as left by a process that stopped. A claim is
- * made as its batch goes to the transport, and the batch records every outcome once its sends are done, so a
- * live batch keeps its claims as long as its sends take: two batches of 50 at most on the pool's 5 SMTP
- * connections, 20 messages one after the other on each, usually a minute or two. Nodemailer bounds the wait
- * for each reply of the mail server (10 minutes of silence), not a whole message: a server that answers every
- * step just before that limit could keep a batch going longer than this, and its recipients would then be
- * settled from the mail log as it stands (a message still under way as 'failed', interrupted). Nothing is sent
- * twice either way, and the mail log keeps each message's own outcome.
- */
-export const STALE_CLAIM_MS = 6 * 60 * 60 * 1000;
-
 /** Why a recipient settled by `settleStaleSends` is 'failed': the sender stopped before recording the outcome. */
 const STOPPED = 'The sending process stopped before it recorded the outcome';
 export const STALE_SEND_ERRORS = {
@@ -415,9 +452,8 @@ export interface SettledSends {
 }
 
 /**
- * Settles the recipients left 'sending' in a campaign that is no longer running, claimed more than `olderThanMs`
- * ago: no run claims them again (only a running campaign's are resumed), and no live batch is sending them any
- * more (see STALE_CLAIM_MS). Their outcome is the mail log's, found by their message's idempotency key: 'sent'
+ * Settles the recipients left 'sending' in a campaign that is no longer running, whose claim expired: nobody claims
+ * them again (only a running campaign's are), and no live batch is sending them any more (see CAMPAIGN_CLAIM_MS). Their outcome is the mail log's, found by their message's idempotency key: 'sent'
  * when the message was sent (or logged, without SMTP); 'skipped' when there is no message and the address is
  * unsubscribed (a batch claims its recipients before it leaves out the unsubscribed); 'failed' otherwise, with a
  * reason that says the sender stopped before recording it (and the mail server's error, when the log has one).
@@ -426,7 +462,7 @@ export interface SettledSends {
  * meanwhile is re-checked after that batch's commit and left alone, and of two of these at once (two instances)
  * each row is settled by one.
  */
-export async function settleStaleSends(pool: Pool, olderThanMs = STALE_CLAIM_MS): Promise<SettledSends[]> {
+export async function settleStaleSends(pool: Pool): Promise<SettledSends[]> {
   const { rows } = await pool.query<{ campaign_id: number; sent: number; failed: number; skipped: number }>(
     `WITH stale AS (
        SELECT r.campaign_id, r.position, m.id AS mail_id, m.status AS mail_status, m.error AS mail_error,
@@ -435,8 +471,7 @@ export async function settleStaleSends(pool: Pool, olderThanMs = STALE_CLAIM_MS)
        JOIN marketing_campaigns AS c ON c.id = r.campaign_id
        LEFT JOIN mail_messages AS m ON m.idempotency_key = ${RECIPIENT_MESSAGE_KEY}
        LEFT JOIN email_subscriptions AS sub ON lower(sub.email) = lower(r.email)
-       WHERE r.state = 'sending' AND r.updated_at < now() - make_interval(secs => $1::double precision / 1000)
-         AND c.state <> 'running'
+       WHERE r.state = 'sending' AND r.claimed_until < now() AND c.state <> 'running'
      ), settled AS (
        UPDATE marketing_recipients AS r
        SET state = CASE
@@ -447,21 +482,21 @@ export async function settleStaleSends(pool: Pool, olderThanMs = STALE_CLAIM_MS)
            error = CASE
              WHEN s.mail_status IN ('sent', 'logged') THEN NULL
              WHEN s.mail_status IS NULL AND s.unsubscribed THEN NULL
-             WHEN s.mail_status = 'failed' THEN left($2 || coalesce(s.mail_error, 'no reason given'), 2000)
-             WHEN s.mail_status IS NOT NULL THEN $3
-             ELSE $4
+             WHEN s.mail_status = 'failed' THEN left($1 || coalesce(s.mail_error, 'no reason given'), 2000)
+             WHEN s.mail_status IS NOT NULL THEN $2
+             ELSE $3
            END,
            mail_message_id = s.mail_id,
-           updated_at = now()
+           claimed_by = NULL, claimed_until = NULL, updated_at = now()
        FROM stale AS s
        WHERE r.campaign_id = s.campaign_id AND r.position = s.position
-         AND r.state = 'sending' AND r.updated_at < now() - make_interval(secs => $1::double precision / 1000)
+         AND r.state = 'sending' AND r.claimed_until < now()
        RETURNING r.campaign_id, r.state
      )
      SELECT campaign_id, count(*) FILTER (WHERE state = 'sent')::int AS sent, count(*) FILTER (WHERE state = 'failed')::int AS failed,
             count(*) FILTER (WHERE state = 'skipped')::int AS skipped
      FROM settled GROUP BY campaign_id ORDER BY campaign_id`,
-    [olderThanMs, STALE_SEND_ERRORS.failed, STALE_SEND_ERRORS.interrupted, STALE_SEND_ERRORS.notSent],
+    [STALE_SEND_ERRORS.failed, STALE_SEND_ERRORS.interrupted, STALE_SEND_ERRORS.notSent],
   );
   return rows.map((row) => ({ campaignId: row.campaign_id, sent: row.sent, failed: row.failed, skipped: row.skipped }));
 }

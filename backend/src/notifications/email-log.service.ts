@@ -14,9 +14,17 @@ import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
 import { ReadYourWrites } from '../projections/read-your-writes';
-import { jobMessageId, type NotificationJob, NotificationJobs, originalKeyOf, resendKey } from './notification-jobs';
-import { NotificationSender } from './notification-sender';
-import { NOTIFICATION_JOBS, NOTIFICATION_SENDER } from './notifications.tokens';
+import type { OutboxSender } from '../processing/outbox-sender';
+import {
+  type ClaimedNotificationJob,
+  jobMessageId,
+  type NewNotificationJob,
+  NotificationJobs,
+  originalKeyOf,
+  resendKey,
+} from './notification-jobs';
+import { type Attempt, NotificationSender } from './notification-sender';
+import { EMAIL_OUTBOX, NOTIFICATION_JOBS, NOTIFICATION_SENDER } from './notifications.tokens';
 
 interface Row {
   id: string;
@@ -35,8 +43,6 @@ interface Row {
 const COLUMNS =
   'id, ticket_id, user_id, email_to, subject, notification_type, email_content, sent_at, success, error_message, idempotency_key';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A resend is the admin's own attempt; the worker takes it over only if this process stops before it ends. */
-const RESEND_TAKEOVER_MS = 10 * 60 * 1000;
 /** The unique index that lets one resend of an email be pending at a time (migration 20261201000000). */
 const ONE_RESEND_INDEX = 'notification_jobs_one_resend';
 
@@ -85,6 +91,7 @@ export class EmailLogService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(NOTIFICATION_JOBS) private readonly jobs: NotificationJobs,
     @Inject(NOTIFICATION_SENDER) private readonly sender: NotificationSender,
+    @Inject(EMAIL_OUTBOX) private readonly outbox: Pick<OutboxSender<ClaimedNotificationJob, Attempt>, 'claimant'>,
     private readonly readYourWrites: ReadYourWrites,
   ) {}
 
@@ -130,7 +137,7 @@ export class EmailLogService {
   private async resendOnce(row: Row, ticketId: number): Promise<EmailResendResult> {
     const original = await this.jobs.byKey(row.idempotency_key);
     const key = resendKey(row.idempotency_key);
-    const job: NotificationJob = {
+    const job: NewNotificationJob = {
       key,
       eventId: original?.eventId ?? randomUUID(),
       kind: row.notification_type,
@@ -142,19 +149,23 @@ export class EmailLogService {
       text: original?.text ?? textOf(row.email_content),
       messageId: jobMessageId(key, messageIdDomain(this.config.MAIL_FROM)),
       customer: true,
-      attempts: 0,
       appendedAt: new Date(),
     };
+    // Claimed by this process's email sender as it is inserted: nobody else sends it while this attempt runs;
+    // should this process stop before recording it, the claim expires and the sender that takes it over makes
+    // its one attempt (a resend is never retried).
+    let claimed: ClaimedNotificationJob | undefined;
     try {
-      await this.jobs.insert(this.db.pool, [job], new Date(Date.now() + RESEND_TAKEOVER_MS));
+      [claimed] = await this.jobs.insertClaimed(this.db.pool, [job], this.outbox.claimant);
     } catch (error) {
       if (isUniqueViolation(error, ONE_RESEND_INDEX)) {
         throw new ConflictException({ message: emailMessages.resendUnderWay } satisfies ApiError);
       }
       throw error;
     }
+    if (!claimed) throw new ConflictException({ message: emailMessages.resendUnderWay } satisfies ApiError);
     // One attempt: the admin sees the answer now and decides whether to try again.
-    const result = await this.sender.attempt(job, { maxAttempts: 1, baseDelayMs: 0 });
+    const result = await this.sender.attemptNow(claimed, { maxAttempts: 1, baseDelayMs: 0 });
     if (result.position) await this.readYourWrites.waitFor(['email-log'], result.position);
     if (!result.success) {
       throw new BadGatewayException({ message: `${emailMessages.refused}: ${result.error ?? 'unknown error'}` } satisfies ApiError);

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
+import { type Claim, CLAIM_TTL_MS, claimIsFree } from '../processing/outbox-sender';
 
 /** A row of notification_jobs: one email a saga (or an admin's resend) decided to send. */
 export interface NotificationJob {
@@ -24,15 +25,23 @@ export interface NotificationJob {
   readonly pendingMailId?: number | null;
 }
 
+/** A job this process claimed: its outcome is recorded only under `claimToken` (see OutboxSender). */
+export type ClaimedNotificationJob = NotificationJob & { readonly claimToken: number };
+
 /** What one attempt at a job came to: sent (error null), or failed with a retry after `retryInMs` or for good (null). */
 export interface JobOutcome {
   readonly key: string;
+  /** The claim the attempt was made under. */
+  readonly claimToken: number;
   readonly attempts: number;
   readonly error: string | null;
   readonly retryInMs: number | null;
 }
 
 export type NewNotificationJob = Omit<NotificationJob, 'attempts'>;
+
+/** The claim's expiry in SQL, from the database's clock (which checks it). */
+const CLAIM_UNTIL = `now() + make_interval(secs => ${CLAIM_TTL_MS / 1000})`;
 
 interface JobRow {
   idempotency_key: string;
@@ -49,6 +58,7 @@ interface JobRow {
   attempts: number;
   appended_at: Date;
   mail_id?: string | null;
+  claim_token?: string | number | null;
 }
 
 const COLUMNS = `idempotency_key, event_id, kind, ticket_id, user_id, to_address, subject, html_body, text_body, message_id,
@@ -74,17 +84,20 @@ function toJob(row: JobRow): NotificationJob {
 }
 
 /**
- * The INSERT of new jobs (parameters $1 to $13; a job already there is left alone), for `insert` or for a
- * caller that writes it together with something else in one statement.
+ * The INSERT of new jobs (a job already there is left alone), for `insert` or for a caller that writes it together
+ * with something else in one statement. With `claimant`, each job is inserted claimed by that process (its claim
+ * token drawn in the same statement): the process that decided to send it sends it at once, without claiming it
+ * from the table first; the statement RETURNs each inserted job's key and token.
  */
 export function insertJobsStatement(
   jobs: readonly NewNotificationJob[],
-  nextAttemptAt?: Date,
+  options: { readonly nextAttemptAt?: Date; readonly claimant?: string } = {},
 ): { readonly text: string; readonly values: unknown[] } {
+  const claimed = options.claimant !== undefined;
   return {
     text: `INSERT INTO notification_jobs (idempotency_key, event_id, kind, ticket_id, user_id, to_address, subject, html_body,
-         text_body, message_id, customer_email, appended_at, next_attempt_at)
-       SELECT t.*, coalesce($13::timestamptz, now())
+         text_body, message_id, customer_email, appended_at, next_attempt_at${claimed ? ', claimed_by, claimed_until, claim_token' : ''})
+       SELECT t.*, coalesce($13::timestamptz, now())${claimed ? `, $14::text, ${CLAIM_UNTIL}, nextval('outbox_claim_tokens')` : ''}
        FROM unnest($1::text[], $2::uuid[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
          $10::text[], $11::bool[], $12::timestamptz[]) AS t
        ON CONFLICT (idempotency_key) DO NOTHING`,
@@ -101,7 +114,8 @@ export function insertJobsStatement(
       jobs.map((job) => job.messageId),
       jobs.map((job) => job.customer),
       jobs.map((job) => job.appendedAt),
-      nextAttemptAt ?? null,
+      options.nextAttemptAt ?? null,
+      ...(claimed ? [options.claimant] : []),
     ],
   };
 }
@@ -140,56 +154,84 @@ export function nameUuid(name: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** notification_jobs: inserts (idempotent per key), due jobs, outcomes. */
+/** notification_jobs, the email outbox: inserts (idempotent per key), claims, outcomes. */
 export class NotificationJobs {
-  constructor(readonly pool: Pool) {}
+  constructor(
+    readonly pool: Pool,
+    private readonly kind: 'postgres' | 'embedded',
+  ) {}
 
-  /** Inserts jobs in one statement; a key already there is left as it is. */
-  async insert(client: PoolClient | Pool, jobs: readonly NewNotificationJob[], nextAttemptAt?: Date): Promise<void> {
-    if (jobs.length === 0) return;
-    const statement = insertJobsStatement(jobs, nextAttemptAt);
-    await client.query(statement.text, statement.values);
+  /**
+   * Inserts jobs claimed by `claimant` in one statement; a key already there is left as it is (and is not
+   * answered: it is another's). Answers the inserted jobs with their claim tokens.
+   */
+  async insertClaimed(
+    client: PoolClient | Pool,
+    jobs: readonly NewNotificationJob[],
+    claimant: string,
+    nextAttemptAt?: Date,
+  ): Promise<ClaimedNotificationJob[]> {
+    if (jobs.length === 0) return [];
+    const statement = insertJobsStatement(jobs, { claimant, ...(nextAttemptAt ? { nextAttemptAt } : {}) });
+    const { rows } = await client.query<{ key: string; token: string | number }>(
+      `${statement.text} RETURNING idempotency_key AS key, claim_token AS token`,
+      statement.values,
+    );
+    const tokens = new Map(rows.map((row) => [row.key, Number(row.token)]));
+    return jobs.filter((job) => tokens.has(job.key)).map((job) => ({ ...job, attempts: 0, claimToken: tokens.get(job.key)! }));
   }
 
   /**
-   * Up to `limit` pending jobs that are due, oldest first, leaving out `exclude` (those being sent), each
-   * with its pending row of the mail log written with `transport` if there is one; and in the same
-   * statement the milliseconds until the next pending job that is not due yet (null: none), so the outbox
-   * worker knows how long it may sleep without asking again.
+   * Claims up to `limit` pending jobs that are due and that nobody holds (never claimed, the claim expired, or its
+   * process is gone: see claimIsFree),
+   * oldest first, for `claimant` (FOR UPDATE SKIP LOCKED: processes claiming at once take distinct jobs); each with
+   * its pending row of the mail log written with `transport`, if there is one. In the same statement, the
+   * milliseconds until the next pending job that is not due yet (null: none), so the sender knows how long it may
+   * sleep without asking again.
    */
-  async due(limit: number, exclude: readonly string[], transport: string): Promise<{ jobs: NotificationJob[]; nextInMs: number | null }> {
+  async claim(claimant: string, limit: number, transport: string): Promise<Claim<ClaimedNotificationJob>> {
     const { rows } = await this.pool.query<Partial<JobRow> & { next_ms: number | null }>(
-      `SELECT n.next_ms, j.*, m.id AS mail_id FROM (
-         SELECT (extract(epoch FROM min(next_attempt_at) - now()) * 1000)::float8 AS next_ms FROM notification_jobs
-          WHERE status = 'pending' AND next_attempt_at > now() AND NOT (idempotency_key = ANY($2::text[]))
-       ) n LEFT JOIN LATERAL (
-         SELECT ${COLUMNS}, next_attempt_at AS job_next_at, created_at AS job_created_at FROM notification_jobs
-          WHERE status = 'pending' AND next_attempt_at <= now() AND NOT (idempotency_key = ANY($2::text[]))
+      `WITH picked AS (
+         SELECT idempotency_key FROM notification_jobs AS f
+          WHERE status = 'pending' AND next_attempt_at <= now() AND ${claimIsFree('f', '$2', CLAIM_TTL_MS, this.kind)}
           ORDER BY next_attempt_at, created_at LIMIT $1
-       ) j ON true
-       LEFT JOIN mail_messages AS m ON m.idempotency_key = j.idempotency_key AND m.status = 'pending' AND m.transport = $3
-       ORDER BY j.job_next_at, j.job_created_at`,
-      [limit, exclude, transport],
+          FOR UPDATE SKIP LOCKED
+       ), claimed AS (
+         UPDATE notification_jobs AS j SET claimed_by = $2, claimed_until = ${CLAIM_UNTIL}, claim_token = nextval('outbox_claim_tokens')
+           FROM picked WHERE j.idempotency_key = picked.idempotency_key
+         RETURNING ${COLUMNS.replace(/(\w+)/g, 'j.$1')}, j.claim_token, j.next_attempt_at AS job_next_at, j.created_at AS job_created_at
+       ), next AS (
+         SELECT (extract(epoch FROM min(next_attempt_at) - now()) * 1000)::float8 AS next_ms FROM notification_jobs
+          WHERE status = 'pending' AND next_attempt_at > now()
+       )
+       SELECT next.next_ms, c.*, m.id AS mail_id
+         FROM next LEFT JOIN claimed AS c ON true
+         LEFT JOIN mail_messages AS m ON m.idempotency_key = c.idempotency_key AND m.status = 'pending' AND m.transport = $3
+        ORDER BY c.job_next_at, c.job_created_at`,
+      [limit, claimant, transport],
     );
     const next = rows[0]?.next_ms;
     return {
-      jobs: rows.filter((row): row is JobRow & { next_ms: number | null } => row.idempotency_key != null).map(toJob),
+      jobs: rows
+        .filter((row): row is JobRow & { next_ms: number | null } => row.idempotency_key != null)
+        .map((row) => ({ ...toJob(row), claimToken: Number(row.claim_token) })),
       nextInMs: next === null || next === undefined ? null : Math.max(0, next),
     };
+  }
+
+  /** Gives claims back (stopping, or an attempt that sent nothing): the jobs are due again at once. */
+  async release(claimant: string, jobs: readonly ClaimedNotificationJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.pool.query(
+      `UPDATE notification_jobs SET claimed_by = NULL, claimed_until = NULL
+        WHERE idempotency_key = ANY($1::text[]) AND claim_token = ANY($2::bigint[]) AND claimed_by = $3 AND status = 'pending'`,
+      [jobs.map((job) => job.key), jobs.map((job) => job.claimToken), claimant],
+    );
   }
 
   async byKey(key: string): Promise<NotificationJob | null> {
     const { rows } = await this.pool.query<JobRow>(`SELECT ${COLUMNS} FROM notification_jobs WHERE idempotency_key = $1`, [key]);
     return rows[0] ? toJob(rows[0]) : null;
-  }
-
-  async markSent(key: string, attempts: number): Promise<void> {
-    await this.markMany(this.pool, [{ key, attempts, error: null, retryInMs: null }]);
-  }
-
-  /** A failed attempt: pending again after `retryInMs`, or failed for good (null). */
-  async markFailed(key: string, attempts: number, error: string, retryInMs: number | null): Promise<void> {
-    await this.markMany(this.pool, [{ key, attempts, error, retryInMs }]);
   }
 
   /** The outcomes of several attempts in one statement (on the caller's transaction when given one). */
@@ -201,9 +243,10 @@ export class NotificationJobs {
 }
 
 /**
- * The UPDATE that writes attempts' outcomes to their jobs (parameters $1 to $4), for `markMany` or a caller's
- * statement. Only a pending job takes an outcome: a late one (an attempt that outlived its job's takeover by the
- * worker) cannot turn a sent or failed job back into a pending one.
+ * The UPDATE that writes attempts' outcomes to their jobs (parameters $1 to $5), for `markMany` or a caller's
+ * statement, and lets go of their claims. Only a pending job still carrying the attempt's claim token takes an
+ * outcome: a late one (an attempt whose claim expired and was taken by another process) changes nothing, and a
+ * sent or failed job is never made pending again.
  */
 export function markJobsStatement(outcomes: readonly JobOutcome[]): { readonly text: string; readonly values: readonly unknown[] } {
   return {
@@ -212,14 +255,16 @@ export function markJobsStatement(outcomes: readonly JobOutcome[]): { readonly t
            status = CASE WHEN v.error IS NULL THEN 'sent' WHEN v.retry_ms IS NULL THEN 'failed' ELSE 'pending' END,
            sent_at = CASE WHEN v.error IS NULL THEN now() ELSE j.sent_at END,
            next_attempt_at = CASE WHEN v.error IS NULL OR v.retry_ms IS NULL THEN j.next_attempt_at
-                                  ELSE now() + make_interval(secs => v.retry_ms / 1000) END
-       FROM unnest($1::text[], $2::int[], $3::text[], $4::float8[]) AS v(key, attempts, error, retry_ms)
-       WHERE j.idempotency_key = v.key AND j.idempotency_key = ANY($1::text[]) AND j.status = 'pending'`,
+                                  ELSE now() + make_interval(secs => v.retry_ms / 1000) END,
+           claimed_by = NULL, claimed_until = NULL
+       FROM unnest($1::text[], $2::int[], $3::text[], $4::float8[], $5::bigint[]) AS v(key, attempts, error, retry_ms, token)
+       WHERE j.idempotency_key = v.key AND j.idempotency_key = ANY($1::text[]) AND j.status = 'pending' AND j.claim_token = v.token`,
     values: [
       outcomes.map((outcome) => outcome.key),
       outcomes.map((outcome) => outcome.attempts),
       outcomes.map((outcome) => (outcome.error === null ? null : outcome.error.slice(0, 2000))),
       outcomes.map((outcome) => outcome.retryInMs),
+      outcomes.map((outcome) => outcome.claimToken),
     ],
   };
 }

@@ -3,7 +3,16 @@ import { EVENT_SCHEMAS, NOTIFICATION_TYPES, type NotificationType, ticketNotific
 import { GroupWriter } from '../common/group-writer';
 import { type MailLogOutcome, MailService } from '../mail/mail.service';
 import { DuplicateEventError, type EventStore, type NewEvent, type Position, type SqlWrite } from '../event-store/event-store.port';
-import { type JobOutcome, markJobsStatement, type NotificationJob, type NotificationJobs, nameUuid } from './notification-jobs';
+import type { Claim, Delivery, OutboxKind } from '../processing/outbox-sender';
+import {
+  type ClaimedNotificationJob,
+  isResendKey,
+  type JobOutcome,
+  markJobsStatement,
+  type NotificationJob,
+  type NotificationJobs,
+  nameUuid,
+} from './notification-jobs';
 
 /** How long an attempt's record waits for those of other sends to share their commit. */
 const RECORD_LINGER_MS = 5;
@@ -31,7 +40,7 @@ interface AttemptEvent {
   readonly event: NewEvent & { readonly id: string };
 }
 
-interface Recording {
+export interface Recording {
   readonly event: AttemptEvent | null;
   readonly outcome: JobOutcome;
   /** The attempt's row of the mail log, still to be written (null: the mail service wrote it). */
@@ -45,38 +54,76 @@ export interface RetryPolicy {
   readonly baseDelayMs: number;
 }
 
+/** An admin's resend is one attempt (see EmailLogService.resend), also when the sender takes it over. */
+const RESEND_POLICY: RetryPolicy = { maxAttempts: 1, baseDelayMs: 0 };
+
+/** An attempt made, to be recorded: its event, its job's outcome and its row of the mail log. */
+export interface Attempt {
+  readonly recording: Recording;
+  readonly error: string | null;
+}
+
 function isCustomerType(kind: string): kind is NotificationType {
   return (NOTIFICATION_TYPES as readonly string[]).includes(kind);
 }
 
 /**
- * One attempt at one job: the mail service (keyed by the job, so a repeat after a crash is answered as a
- * duplicate rather than sent twice), then the attempt's event on the ticket's notifications stream (its id is
- * derived from the job and the attempt number, so recording it twice is refused by the store), then the job's
- * row: sent, or failed with a retry after a doubling backoff, or failed for good after the last attempt.
+ * The email outbox (notification_jobs) as the outbox sender sees it. One attempt at one job: the mail service
+ * (keyed by the job, so a repeat after a crash is answered as a duplicate rather than sent twice), then the
+ * attempt's record: its event on the ticket's notifications stream (its id derived from the job and the attempt
+ * number, so recording it twice is refused by the store), the job's row (sent, or failed with a retry after a
+ * doubling backoff, or failed for good after the last attempt) and the mail log's row, together, under the
+ * job's claim token.
  */
-export class NotificationSender {
+export class NotificationSender implements OutboxKind<ClaimedNotificationJob, Attempt> {
+  readonly name = 'email';
+  /** Emails in flight at once (the SMTP pool has 5 connections; the rest wait in it, already claimed). */
+  readonly concurrency = 32;
   private readonly logger = new Logger('Notifications');
 
   constructor(
     private readonly mail: MailService,
     private readonly store: EventStore,
     private readonly jobs: NotificationJobs,
+    private readonly policy: RetryPolicy,
   ) {}
 
   /**
    * The attempts' events and job updates of concurrent sends, written together (see GroupWriter). The sends of
    * one batch of jobs end a moment apart: their records wait RECORD_LINGER_MS for one another (nobody waits
-   * for them but the job's slot in the worker).
+   * for them but the job's slot in the sender).
    */
   private readonly recorder = new GroupWriter<Recording, Recorded>((items) => this.recordMany(items), { lingerMs: RECORD_LINGER_MS });
 
-  /** The transport the mail log's rows name (see NotificationJobs.due). */
+  /** The transport the mail log's rows name (see NotificationJobs.claim). */
   get mailTransport(): string {
     return this.mail.transportName;
   }
 
-  async attempt(job: NotificationJob, policy: RetryPolicy): Promise<AttemptResult> {
+  claim(claimant: string, limit: number): Promise<Claim<ClaimedNotificationJob>> {
+    return this.jobs.claim(claimant, limit, this.mail.transportName);
+  }
+
+  release(claimant: string, jobs: readonly ClaimedNotificationJob[]): Promise<void> {
+    return this.jobs.release(claimant, jobs);
+  }
+
+  async deliver(job: ClaimedNotificationJob): Promise<Delivery<Attempt>> {
+    return { sent: true, outcome: await this.send(job, isResendKey(job.key) ? RESEND_POLICY : this.policy) };
+  }
+
+  async record(_job: ClaimedNotificationJob, attempt: Attempt): Promise<void> {
+    await this.recorder.submit(attempt.recording);
+  }
+
+  /** One attempt now, recorded before it answers: an admin's resend (EmailLogService). */
+  async attemptNow(job: ClaimedNotificationJob, policy: RetryPolicy): Promise<AttemptResult> {
+    const attempt = await this.send(job, policy);
+    const recorded = await this.recorder.submit(attempt.recording);
+    return { success: attempt.error === null, error: attempt.error, ...recorded };
+  }
+
+  private async send(job: ClaimedNotificationJob, policy: RetryPolicy): Promise<Attempt> {
     const attempt = job.attempts + 1;
     const message = {
       kind: job.kind,
@@ -94,17 +141,19 @@ export class NotificationSender {
       job.pendingMailId != null ? await this.mail.deliverPending(job.pendingMailId, message) : await this.mail.sendUnrecorded(message);
     const error = outcome.status === 'failed' ? outcome.error : null;
     const retry = error !== null && attempt < policy.maxAttempts ? policy.baseDelayMs * 2 ** (attempt - 1) : null;
-    const recorded = await this.recorder.submit({
-      event: this.eventOf(job, attempt, error),
-      outcome: { key: job.key, attempts: attempt, error, retryInMs: retry },
-      mail,
-    });
     if (error !== null) {
       this.logger.warn(
         `Email ${job.key} to ${job.to}: attempt ${attempt} of ${policy.maxAttempts} failed (${error})${retry === null ? '; it stays failed' : `; next try in ${retry} ms`}`,
       );
     }
-    return { success: error === null, error, ...recorded };
+    return {
+      error,
+      recording: {
+        event: this.eventOf(job, attempt, error),
+        outcome: { key: job.key, claimToken: job.claimToken, attempts: attempt, error, retryInMs: retry },
+        mail,
+      },
+    };
   }
 
   /** The attempt's event on the ticket's notifications stream (customer emails about a ticket only). */

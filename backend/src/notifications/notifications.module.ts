@@ -1,4 +1,4 @@
-import { type BeforeApplicationShutdown, Inject, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Logger, Module, type OnModuleInit } from '@nestjs/common';
 import { AdminModule } from '../admin/admin.module';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
@@ -9,59 +9,64 @@ import type { EventStore } from '../event-store/event-store.port';
 import { EVENT_STORE } from '../event-store/event-store.tokens';
 import { MailModule } from '../mail/mail.module';
 import { MailService } from '../mail/mail.service';
+import { OutboxSender } from '../processing/outbox-sender';
+import { ProcessingModule } from '../processing/processing.module';
+import type { ProcessorRegistry } from '../processing/processor.port';
+import { PROCESSING } from '../processing/processing.tokens';
 import { ProjectionsModule } from '../projections/projections.module';
 import { EmailLogController } from './email-log.controller';
 import { EmailLogService, messageIdDomain } from './email-log.service';
-import { NotificationJobs } from './notification-jobs';
-import { NotificationSagas } from './notification-sagas';
-import { NotificationSender } from './notification-sender';
-import { NOTIFICATION_JOBS, NOTIFICATION_SAGAS, NOTIFICATION_SENDER } from './notifications.tokens';
-import { AdvisorySagaLock, SingleProcessSagaLock } from './sagas/saga-lock';
-import { TICKET_EMAILS_SAGA, TicketEmailsSaga } from './sagas/ticket-emails.saga';
+import { type ClaimedNotificationJob, NotificationJobs } from './notification-jobs';
+import { type Attempt, NotificationSender } from './notification-sender';
+import { EMAIL_OUTBOX, NOTIFICATION_JOBS, NOTIFICATION_SENDER } from './notifications.tokens';
+import { TicketEmailsSaga } from './sagas/ticket-emails.saga';
+
+type EmailOutbox = OutboxSender<ClaimedNotificationJob, Attempt>;
 
 /**
- * Customer emails about tickets and staff alerts, sent by a durable saga (docs/architecture.md,
- * "Notifications"), and the admin's email log endpoints.
+ * Customer emails about tickets and staff alerts: the ticket-email saga (a processor) turns events into jobs of
+ * the email outbox, and the outbox sender (a worker) sends them (docs/architecture.md, "Processing" and
+ * "Notifications"); plus the admin's email log endpoints.
  */
 @Module({
-  imports: [EventStoreModule, MailModule, ProjectionsModule, AdminModule],
+  imports: [EventStoreModule, MailModule, ProjectionsModule, AdminModule, ProcessingModule],
   controllers: [EmailLogController],
   providers: [
-    { provide: NOTIFICATION_JOBS, inject: [DATABASE], useFactory: (db: Database) => new NotificationJobs(db.pool) },
+    { provide: NOTIFICATION_JOBS, inject: [DATABASE], useFactory: (db: Database) => new NotificationJobs(db.pool, db.kind) },
     {
       provide: NOTIFICATION_SENDER,
-      inject: [MailService, EVENT_STORE, NOTIFICATION_JOBS],
-      useFactory: (mail: MailService, store: EventStore, jobs: NotificationJobs) => new NotificationSender(mail, store, jobs),
-    },
-    {
-      provide: NOTIFICATION_SAGAS,
-      inject: [DATABASE, EVENT_STORE, APP_CONFIG, NOTIFICATION_JOBS, NOTIFICATION_SENDER],
-      useFactory: (db: Database, store: EventStore, config: AppConfig, jobs: NotificationJobs, sender: NotificationSender) => {
-        const options = {
-          staffEmails: config.STAFF_ALERT_EMAILS,
-          baseUrl: (config.APP_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
-          messageIdDomain: messageIdDomain(config.MAIL_FROM),
-          mailTransport: sender.mailTransport,
-        };
-        const lock = db.kind === 'postgres' ? new AdvisorySagaLock(db.url, TICKET_EMAILS_SAGA) : new SingleProcessSagaLock();
-        return new NotificationSagas((onJobs) => new TicketEmailsSaga(db.pool, store, options, onJobs), jobs, sender, lock, {
+      inject: [MailService, EVENT_STORE, NOTIFICATION_JOBS, APP_CONFIG],
+      useFactory: (mail: MailService, store: EventStore, jobs: NotificationJobs, config: AppConfig) =>
+        new NotificationSender(mail, store, jobs, {
           maxAttempts: config.NOTIFICATION_MAX_ATTEMPTS,
           baseDelayMs: config.NOTIFICATION_RETRY_BASE_MS,
-        });
-      },
+        }),
+    },
+    {
+      provide: EMAIL_OUTBOX,
+      inject: [NOTIFICATION_SENDER],
+      useFactory: (sender: NotificationSender): EmailOutbox => new OutboxSender(sender, new Logger('Notifications')),
     },
     EmailLogService,
   ],
 })
-export class NotificationsModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  constructor(@Inject(NOTIFICATION_SAGAS) private readonly sagas: NotificationSagas) {}
+export class NotificationsModule implements OnModuleInit {
+  constructor(
+    @Inject(PROCESSING) private readonly processing: ProcessorRegistry,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(NOTIFICATION_SENDER) private readonly sender: NotificationSender,
+    @Inject(EMAIL_OUTBOX) private readonly outbox: EmailOutbox,
+  ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    await this.sagas.prepare();
-    this.sagas.start();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.sagas.stop();
+  onModuleInit(): void {
+    const options = {
+      staffEmails: this.config.STAFF_ALERT_EMAILS,
+      baseUrl: (this.config.APP_BASE_URL ?? `http://localhost:${this.config.PORT}`).replace(/\/+$/, ''),
+      messageIdDomain: messageIdDomain(this.config.MAIL_FROM),
+      mailTransport: this.sender.mailTransport,
+    };
+    this.processing.register(new TicketEmailsSaga(this.store, options, this.outbox));
+    this.processing.registerWorker(this.outbox);
   }
 }

@@ -1,6 +1,6 @@
 /** notification_jobs (`NotificationJobs`). */
 export const NOTIFICATION_JOBS = Symbol('NOTIFICATION_JOBS');
-/** One attempt at one email (`NotificationSender`). */
+/** The email outbox's attempts and records (`NotificationSender`). */
 export const NOTIFICATION_SENDER = Symbol('NOTIFICATION_SENDER');
-/** The sagas and their worker (`NotificationSagas`). */
-export const NOTIFICATION_SAGAS = Symbol('NOTIFICATION_SAGAS');
+/** The email outbox's sender (`OutboxSender` of `NotificationSender`), a worker of the processing host. */
+export const EMAIL_OUTBOX = Symbol('EMAIL_OUTBOX');

@@ -4,7 +4,7 @@ import { created, firstAdmin, loginAdmin, seed, seedTickets } from '../../test/a
 import type { Agent } from '../../test/customer-helpers';
 import { startTestSmtp, type TestSmtpServer, waitFor } from '../../test/smtp-server';
 import { createTestApp, openTestApp, sharedTestDatabase, type TestApp } from '../../test/test-app';
-import { type NewNotificationJob, type NotificationJobs, resendKey } from './notification-jobs';
+import { insertJobsStatement, type NewNotificationJob, type NotificationJobs, resendKey } from './notification-jobs';
 import { NOTIFICATION_JOBS } from './notifications.tokens';
 
 /** A resend job of the email whose key is `original`, as EmailLogService.resend writes one. */
@@ -56,24 +56,44 @@ describe('resend jobs in one app', () => {
 
   it('a late outcome cannot turn a finished job back into a pending one, which would hold the next resend', async () => {
     const original = `${randomUUID()}:ticket-created`;
-    const first = resendJob(original, 'late@example.com');
-    await jobs.insert(t.db.pool, [first], new Date(Date.now() + 600_000));
-    await jobs.markMany(t.db.pool, [{ key: first.key, attempts: 1, error: null, retryInMs: null }]);
+    const [first] = await jobs.insertClaimed(t.db.pool, [resendJob(original, 'late@example.com')], 'another-process');
+    const token = first!.claimToken;
+    await jobs.markMany(t.db.pool, [{ key: first!.key, claimToken: token, attempts: 1, error: null, retryInMs: null }]);
     // An attempt that outlived the job's takeover reports a failure with a retry: ignored.
-    await jobs.markMany(t.db.pool, [{ key: first.key, attempts: 1, error: 'Connection closed', retryInMs: 1000 }]);
-    expect(await jobState(t, first.key)).toEqual({ status: 'sent', attempts: 1 });
+    await jobs.markMany(t.db.pool, [{ key: first!.key, claimToken: token, attempts: 1, error: 'Connection closed', retryInMs: 1000 }]);
+    expect(await jobState(t, first!.key)).toEqual({ status: 'sent', attempts: 1 });
     // So the next resend of the email is taken (the one-pending-resend index has nothing to refuse it for).
-    const second = resendJob(original, 'late@example.com');
-    await jobs.insert(t.db.pool, [second], new Date(Date.now() + 600_000));
-    expect(await jobState(t, second.key)).toEqual({ status: 'pending', attempts: 0 });
+    const [second] = await jobs.insertClaimed(t.db.pool, [resendJob(original, 'late@example.com')], 'another-process');
+    expect(await jobState(t, second!.key)).toEqual({ status: 'pending', attempts: 0 });
+  });
+
+  it('an outcome recorded under a claim that expired and was taken by another process changes nothing', async () => {
+    const [job] = await jobs.insertClaimed(t.db.pool, [resendJob(`${randomUUID()}:ticket-created`, 'stale@example.com')], 'stalled');
+    // The claim expires (the process stalled); another process claims the job and records its outcome.
+    await t.db.pool.query(
+      `UPDATE notification_jobs SET claimed_until = now() - interval '1 second', next_attempt_at = now() + interval '1 day'
+                            WHERE idempotency_key = $1`,
+      [job!.key],
+    );
+    const { rows } = await t.db.pool.query<{ token: string }>(
+      `UPDATE notification_jobs SET claimed_by = 'other', claim_token = nextval('outbox_claim_tokens') WHERE idempotency_key = $1
+       RETURNING claim_token AS token`,
+      [job!.key],
+    );
+    const newer = Number(rows[0]!.token);
+    await jobs.markMany(t.db.pool, [{ key: job!.key, claimToken: newer, attempts: 1, error: 'Mailbox unavailable', retryInMs: null }]);
+    // The stalled process comes back and records a success under its old claim: the newer claim's outcome stands.
+    await jobs.markMany(t.db.pool, [{ key: job!.key, claimToken: job!.claimToken, attempts: 1, error: null, retryInMs: null }]);
+    expect(await jobState(t, job!.key)).toEqual({ status: 'failed', attempts: 1 });
   });
 
   it('a resend the worker takes over (its app stopped) gets one attempt, not the saga retries', async () => {
     smtp.refuseWith = 'Mailbox unavailable';
     try {
       const job = resendJob(`${randomUUID()}:ticket-created`, 'takeover@example.com');
-      // Due now, as it is once RESEND_TAKEOVER_MS has passed.
-      await jobs.insert(t.db.pool, [job]);
+      // Unclaimed and due, as a resend is once the claim of the app that made it expired.
+      const insert = insertJobsStatement([job]);
+      await t.db.pool.query(insert.text, insert.values);
       const state = await waitFor(async () => {
         const current = await jobState(t, job.key);
         return current.status === 'pending' ? undefined : current;

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Clock } from '../common/clock';
 import { CLOCK } from '../common/common.tokens';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
+import type { Worker } from '../processing/processor.port';
 import { type PaymentGateway, PaymentGatewayUnavailableError } from './payment-gateway.port';
 import {
   recordIntent,
@@ -17,6 +18,7 @@ import {
 } from './payment-records.repository';
 import { PAYMENT_GATEWAY } from './payments.tokens';
 import { GATEWAY_ACTOR, TicketPaymentsService } from './ticket-payments.service';
+import { sleep } from '../common/sleep';
 
 /** What the reconciler found for one intent or checkout session. */
 export interface ReconcileFinding {
@@ -50,10 +52,8 @@ const UNCLAIMED_GRACE_MS = 24 * 60 * 60 * 1000;
  * idempotent, so a run that overlaps a late webhook records the payment once.
  */
 @Injectable()
-export class PaymentReconciler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class PaymentReconciler {
   private readonly logger = new Logger('PaymentReconciler');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
 
   constructor(
     private readonly payments: TicketPaymentsService,
@@ -63,28 +63,21 @@ export class PaymentReconciler implements OnApplicationBootstrap, BeforeApplicat
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  onApplicationBootstrap(): void {
-    const everyMs = this.config.PAYMENTS_RECONCILE_INTERVAL_MINUTES * 60_000;
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.reconcile()
-        .then((report) => {
+  /** The periodic pass, as a worker of the processing host (every PAYMENTS_RECONCILE_INTERVAL_MINUTES). */
+  worker(): Worker {
+    return {
+      name: 'payment-reconciler',
+      run: async (signal) => {
+        const everyMs = this.config.PAYMENTS_RECONCILE_INTERVAL_MINUTES * 60_000;
+        while (!signal.aborted) {
+          await sleep(everyMs, signal);
+          if (signal.aborted) return;
+          const report = await this.reconcile();
           const notable = report.findings.filter((finding) => finding.result !== 'open' && finding.result !== 'already_recorded');
           if (notable.length > 0) this.logger.log(`Reconciled ${report.checked}: ${notable.map((f) => `${f.id} ${f.result}`).join(', ')}`);
-        })
-        .catch((error: unknown) => this.logger.error(`Reconciliation failed: ${error instanceof Error ? error.message : String(error)}`))
-        .finally(() => {
-          this.running = null;
-        });
-    }, everyMs);
-    // Never keeps the process alive on its own.
-    this.timer.unref();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+        }
+      },
+    };
   }
 
   /** One pass: intents and checkout sessions unsettled for at least `afterMinutes` (default: the configured delay). */

@@ -1,4 +1,4 @@
-import { Logger, Module } from '@nestjs/common';
+import { Inject, Logger, Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { type Clock, systemClock } from '../common/clock';
 import { CLOCK } from '../common/common.tokens';
@@ -7,6 +7,9 @@ import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
 import { EventStoreModule } from '../event-store/event-store.module';
+import { ProcessingModule } from '../processing/processing.module';
+import type { ProcessorRegistry } from '../processing/processor.port';
+import { PROCESSING } from '../processing/processing.tokens';
 import { ProjectionsModule } from '../projections/projections.module';
 import type { PaymentGateway } from './payment-gateway.port';
 import { PaymentReconciler } from './payment-reconciler';
@@ -51,7 +54,7 @@ export function createPaymentGateway(config: AppConfig, db: Database, clock: Clo
  * (TicketsModule's handlers); the ticket's state is read from the event store.
  */
 @Module({
-  imports: [CqrsModule, EventStoreModule, ProjectionsModule],
+  imports: [CqrsModule, EventStoreModule, ProjectionsModule, ProcessingModule],
   controllers: [PaymentsController, PaymentWebhookController, SimulatedPaymentsController, PublicConfigController],
   providers: [
     { provide: CLOCK, useValue: systemClock },
@@ -68,4 +71,13 @@ export function createPaymentGateway(config: AppConfig, db: Database, clock: Clo
   ],
   exports: [TicketPaymentsService, PaymentReconciler],
 })
-export class PaymentsModule {}
+export class PaymentsModule implements OnModuleInit {
+  constructor(
+    @Inject(PROCESSING) private readonly processing: ProcessorRegistry,
+    private readonly reconciler: PaymentReconciler,
+  ) {}
+
+  onModuleInit(): void {
+    this.processing.registerWorker(this.reconciler.worker());
+  }
+}

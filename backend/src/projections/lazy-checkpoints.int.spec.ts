@@ -1,13 +1,12 @@
 import { testMetadata } from '../../test/event-store-fixtures';
 import type { EventMetadata } from '@ppr/contracts';
-import { advanceCheckpoint, comparePositions, type Position, type Projection, ProjectionRunner, readCheckpoint } from '@ppr/projections';
-import { openReadSide, type ReadSide } from '../../test/read-side';
+import { advanceCheckpoint, comparePositions, type Position, type Projection, readCheckpoint } from '@ppr/projections';
+import { openReadSide, projectionHost, type ReadSide } from '../../test/read-side';
 
 /**
- * Issue 10, finding 3: a batch with nothing for a projection used to cost that projection a transaction
- * of its own (BEGIN, lock the checkpoint, move it, COMMIT). Now its position moves in memory and the
- * row catches up lazily: with the next batch that writes, after `checkpointFlushMs`, or when the runner
- * stops; never backwards, never over someone else's move.
+ * A batch with nothing for a processor costs it no transaction: its position moves in memory and the row
+ * catches up lazily, with the next batch that writes, after `checkpointFlushMs`, or when the processor stops;
+ * never backwards, never over another tenure's or a replay's move.
  */
 jest.setTimeout(60_000);
 
@@ -35,7 +34,7 @@ const picky: Projection<'picky', Tables> = {
 /** The checkpoint row's version: any UPDATE of the row, even to the same values, changes it. */
 async function rowVersion(side: ReadSide, name: string): Promise<string> {
   const { rows } = await side.db.pool.query<{ version: string }>(
-    'SELECT xmin::text AS version FROM projection_checkpoints WHERE name = $1',
+    'SELECT xmin::text AS version FROM processor_checkpoints WHERE name = $1',
     [name],
   );
   return rows[0]!.version;
@@ -54,13 +53,7 @@ describe('lazy checkpoints: a batch with nothing for a projection costs it no tr
   it('moves the position at once, the row later (flush, next write, stop), never backwards', async () => {
     const stream = `ticket-${2_000_000 + Math.floor(Math.random() * 1000)}`;
     const first = await side.store.append(stream, [notes(1, 'row:first')], 'any');
-    const runner = new ProjectionRunner({
-      source: side.store,
-      pool: side.db.pool,
-      projections: [picky],
-      checkpointFlushMs: 60_000,
-      ...(side.lockUrl ? { lockConnectionString: side.lockUrl } : {}),
-    });
+    const runner = projectionHost(side, [picky], { checkpointFlushMs: 60_000 });
     await runner.start();
     try {
       expect(await runner.waitFor(['picky'], first.position, 30_000)).toBe(true);
@@ -96,13 +89,7 @@ describe('lazy checkpoints: a batch with nothing for a projection costs it no tr
   });
 
   it('catches the row up on a timer while nothing else comes', async () => {
-    const runner = new ProjectionRunner({
-      source: side.store,
-      pool: side.db.pool,
-      projections: [picky],
-      checkpointFlushMs: 50,
-      ...(side.lockUrl ? { lockConnectionString: side.lockUrl } : {}),
-    });
+    const runner = projectionHost(side, [picky], { checkpointFlushMs: 50 });
     await runner.start();
     try {
       const before = await readCheckpoint(side.db.pool, 'picky');
@@ -119,19 +106,23 @@ describe('lazy checkpoints: a batch with nothing for a projection costs it no tr
     }
   });
 
-  it('advances a checkpoint only from where the runner left it, and never backwards', async () => {
-    await side.db.pool.query(`INSERT INTO projection_checkpoints (name) VALUES ('lazy-check') ON CONFLICT DO NOTHING`);
+  it('advances a checkpoint only from where the runner left it, under its generation, and never backwards', async () => {
+    await side.db.pool.query(`INSERT INTO processor_checkpoints (name) VALUES ('lazy-check') ON CONFLICT DO NOTHING`);
     const at = (commit: bigint, prepare: bigint): Position => ({ commit, prepare });
-    expect(await advanceCheckpoint(side.db.pool, 'lazy-check', at(0n, 0n), at(10n, 5n))).toBe(true);
-    // Someone else moved it (a replay): a runner that still thinks it is at 0/0 does not move it.
-    await side.db.pool.query(`UPDATE projection_checkpoints SET position_commit = 20, position_prepare = 1 WHERE name = 'lazy-check'`);
-    expect(await advanceCheckpoint(side.db.pool, 'lazy-check', at(10n, 5n), at(30n, 1n))).toBe(false);
+    expect(await advanceCheckpoint(side.db.pool, 'lazy-check', 0, at(0n, 0n), at(10n, 5n))).toBe(true);
+    // Someone else moved it (a replay): a runner that still thinks it is at 10/5 does not move it.
+    await side.db.pool.query(`UPDATE processor_checkpoints SET position_commit = 20, position_prepare = 1 WHERE name = 'lazy-check'`);
+    expect(await advanceCheckpoint(side.db.pool, 'lazy-check', 0, at(10n, 5n), at(30n, 1n))).toBe(false);
     // Backwards is refused without even asking the database.
-    expect(await advanceCheckpoint(side.db.pool, 'lazy-check', at(20n, 1n), at(15n, 0n))).toBe(false);
+    expect(await advanceCheckpoint(side.db.pool, 'lazy-check', 0, at(20n, 1n), at(15n, 0n))).toBe(false);
     expect((await readCheckpoint(side.db.pool, 'lazy-check')).position).toEqual(at(20n, 1n));
-    // A stopped projection does not move either.
-    await side.db.pool.query(`UPDATE projection_checkpoints SET state = 'failed' WHERE name = 'lazy-check'`);
-    expect(await advanceCheckpoint(side.db.pool, 'lazy-check', at(20n, 1n), at(30n, 1n))).toBe(false);
-    expect((await readCheckpoint(side.db.pool, 'lazy-check')).position).toEqual(at(20n, 1n));
+    // Another process took the lock since (a new generation): the one that lost it does not move it.
+    await side.db.pool.query(`UPDATE processor_checkpoints SET generation = generation + 1 WHERE name = 'lazy-check'`);
+    expect(await advanceCheckpoint(side.db.pool, 'lazy-check', 0, at(20n, 1n), at(30n, 1n))).toBe(false);
+    expect(await advanceCheckpoint(side.db.pool, 'lazy-check', 1, at(20n, 1n), at(25n, 1n))).toBe(true);
+    // A stopped processor does not move either.
+    await side.db.pool.query(`UPDATE processor_checkpoints SET state = 'failed' WHERE name = 'lazy-check'`);
+    expect(await advanceCheckpoint(side.db.pool, 'lazy-check', 1, at(25n, 1n), at(30n, 1n))).toBe(false);
+    expect((await readCheckpoint(side.db.pool, 'lazy-check')).position).toEqual(at(25n, 1n));
   });
 });

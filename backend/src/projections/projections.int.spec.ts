@@ -4,11 +4,10 @@ import { type EventMetadata, TICKET_EVENT_TYPES } from '@ppr/contracts';
 import {
   advanceCheckpoint,
   type AnyProjection,
-  type Checkpoint,
+  type ProcessorCheckpoint as Checkpoint,
   type Position,
   type Projection,
   PROJECTIONS,
-  ProjectionRunner,
   type Queryable,
   projectionStatus,
   readCheckpoint,
@@ -16,7 +15,7 @@ import {
   START,
 } from '@ppr/projections';
 import type { NewEvent } from '../event-store/event-store.port';
-import { appendHistory, digestReadTables, generateHistory, openReadSide, type ReadSide } from '../../test/read-side';
+import { appendHistory, digestReadTables, generateHistory, openReadSide, projectionHost, type ReadSide } from '../../test/read-side';
 
 jest.setTimeout(240_000);
 
@@ -56,10 +55,8 @@ describe('read side: projections, replay and status', () => {
     await side?.close();
   });
 
-  const lock = (): { lockConnectionString?: string } => (side.lockUrl ? { lockConnectionString: side.lockUrl } : {});
-
   it('projects a generated history of 10,000+ events live, and a replay into fresh tables gives identical rows', async () => {
-    const runner = new ProjectionRunner({ source: side.store, pool: side.db.pool, projections: PROJECTIONS, ...lock() });
+    const runner = projectionHost(side, PROJECTIONS);
     await runner.start();
     try {
       const appends = generateHistory(1000, 1_000_000);
@@ -105,19 +102,16 @@ describe('read side: projections, replay and status', () => {
     let batches = 0;
     let lastCommitted: Position | null = null;
     let crashed: Promise<void> | undefined;
-    const crashing = new ProjectionRunner({
-      source: side.store,
-      pool: side.db.pool,
-      projections: PROJECTIONS,
+    const crashing = projectionHost(side, PROJECTIONS, {
       batchSize: 50,
       hooks: {
-        beforeCheckpoint({ projection, events }) {
-          if (projection !== 'tickets') return;
+        beforeCommit({ processor, events }) {
+          if (processor !== 'tickets') return;
           batches += 1;
           if (batches < 5) {
             lastCommitted = events[events.length - 1]!.position;
           } else if (batches === 5) {
-            // The fifth batch dies after writing its rows, before its checkpoint: the process goes down
+            // The fifth batch dies after writing its rows, before its commit: the process goes down
             // (the runner stops) and its connection with it (a transient error, as a real crash gives).
             crashed = crashing.stop();
             throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
@@ -126,7 +120,7 @@ describe('read side: projections, replay and status', () => {
       },
     });
     // Start from scratch so the crash happens early in the history.
-    await side.db.pool.query(`UPDATE projection_checkpoints SET position_commit = 0, position_prepare = 0`);
+    await side.db.pool.query(`UPDATE processor_checkpoints SET position_commit = 0, position_prepare = 0`);
     await side.db.pool.query('TRUNCATE tickets, email_notifications');
     await crashing.start();
     const deadline = Date.now() + 60_000;
@@ -140,7 +134,7 @@ describe('read side: projections, replay and status', () => {
     const { rows } = await side.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM tickets');
     expect(rows[0]!.n).toBeGreaterThan(0);
 
-    const restarted = new ProjectionRunner({ source: side.store, pool: side.db.pool, projections: PROJECTIONS });
+    const restarted = projectionHost(side, PROJECTIONS);
     await restarted.start();
     expect(await restarted.waitFor(['tickets', 'email-log'], appended.last, 120_000)).toBe(true);
     await restarted.stop();
@@ -160,9 +154,9 @@ describe('read side: projections, replay and status', () => {
         { kind: 'insert', table: 'applied_events', key: event.id, values: { event_id: event.id, stream: event.streamId } },
       ],
     };
-    const options = { source: side.store, pool: side.db.pool, projections: [counting], batchSize: 25, lockRetryMs: 50, ...lock() };
-    const first = new ProjectionRunner(options);
-    const second = new ProjectionRunner(options);
+    const options = { batchSize: 25, standbyMs: 50 };
+    const first = projectionHost(side, [counting], options);
+    const second = projectionHost(side, [counting], options);
     await Promise.all([first.start(), second.start()]);
     // Appends arrive while both run.
     const { last: target } = await appendHistory(side.store, generateHistory(100, 3_000_000, 23));
@@ -184,14 +178,10 @@ describe('read side: projections, replay and status', () => {
     const settings: string[] = [];
     const setting = async (db: Queryable): Promise<string> =>
       (await db.query<{ value: string }>(`SELECT current_setting('synchronous_commit') AS value`)).rows[0]!.value;
-    const runner = new ProjectionRunner({
-      source: side.store,
-      pool: side.db.pool,
-      projections: PROJECTIONS,
-      ...lock(),
+    const runner = projectionHost(side, PROJECTIONS, {
       hooks: {
-        async beforeCheckpoint({ projection, db }) {
-          if (projection === 'tickets') settings.push(await setting(db));
+        async beforeCommit({ processor, tx }) {
+          if (processor === 'tickets') settings.push(await setting(tx));
         },
       },
     });
@@ -211,7 +201,7 @@ describe('read side: projections, replay and status', () => {
     try {
       await client.query('BEGIN');
       const ahead = { commit: stored.position.commit + 1n, prepare: stored.position.prepare + 1n };
-      expect(await advanceCheckpoint(client, 'email-log', stored.position, ahead)).toBe(true);
+      expect(await advanceCheckpoint(client, 'email-log', stored.generation, stored.position, ahead)).toBe(true);
       expect(await setting(client)).toBe('off');
       await client.query('ROLLBACK');
       expect(await setting(client)).toBe('on');
@@ -231,7 +221,7 @@ describe('read side: projections, replay and status', () => {
         return [];
       },
     };
-    const runner = new ProjectionRunner({ source: side.store, pool: side.db.pool, projections: [fragile, ...PROJECTIONS] });
+    const runner = projectionHost(side, [fragile, ...PROJECTIONS]);
     const poison = notes(1_000_001, 'poison');
     const { position: target } = await side.store.append('ticket-1000001', [poison], 'any');
     await runner.start();
@@ -258,7 +248,7 @@ describe('read side: projections, replay and status', () => {
    * stopped, and checks that the tickets projection goes on meanwhile and afterwards.
    */
   async function poisonInOneBatch(projection: AnyProjection, events: NewEvent[]): Promise<{ checkpoint: Checkpoint; ms: number }> {
-    const runner = new ProjectionRunner({ source: side.store, pool: side.db.pool, projections: [projection, ...PROJECTIONS], ...lock() });
+    const runner = projectionHost(side, [projection, ...PROJECTIONS]);
     await runner.start();
     try {
       const before = await head(side);
@@ -304,7 +294,7 @@ describe('read side: projections, replay and status', () => {
     expect(checkpoint).toMatchObject({
       state: 'failed',
       errorEventId: second.id,
-      error: `Projection duplicates cannot apply event ${second.id} (TicketNotesUpdated, ticket-1000002@${poisoned!.revision}): Row duplicate_rows/${key} inserted twice`,
+      error: `Processor duplicates cannot handle event ${second.id} (TicketNotesUpdated, ticket-1000002@${poisoned!.revision}): Row duplicate_rows/${key} inserted twice`,
     });
     const { rows } = await side.db.pool.query<{ event_id: string }>('SELECT event_id FROM duplicate_rows WHERE id = $1', [key]);
     expect(rows).toEqual([{ event_id: first.id }]);
@@ -330,7 +320,7 @@ describe('read side: projections, replay and status', () => {
     expect(checkpoint).toMatchObject({ state: 'failed', errorEventId: refused.id });
     expect(checkpoint.error).toMatch(
       new RegExp(
-        `^Projection labels cannot apply event ${refused.id} \\(TicketNotesUpdated, ticket-1000002@\\d+\\): .*violates check constraint "labelled_rows_label_check"`,
+        `^Processor labels cannot handle event ${refused.id} \\(TicketNotesUpdated, ticket-1000002@\\d+\\): .*violates check constraint "labelled_rows_label_check"`,
       ),
     );
     const { rows } = await side.db.pool.query<{ id: string }>('SELECT id FROM labelled_rows ORDER BY label');

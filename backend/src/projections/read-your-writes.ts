@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { formatPosition, type Position, type ProjectionName, type ProjectionRunner } from '@ppr/projections';
+import { formatPosition, type Position, type ProjectionName } from '@ppr/projections';
 import { type AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
-import { PROJECTION_RUNNER } from './projections.tokens';
+import type { ProcessorProgress } from '../processing/processor.port';
+import { PROCESSING } from '../processing/processing.tokens';
 
 /**
  * Read-your-writes: a command endpoint answers after the projections behind the caller's next screen have
@@ -14,13 +15,13 @@ export class ReadYourWrites {
   private readonly logger = new Logger(ReadYourWrites.name);
 
   constructor(
-    @Inject(PROJECTION_RUNNER) private readonly runner: ProjectionRunner,
+    @Inject(PROCESSING) private readonly processing: ProcessorProgress,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async waitFor(projections: readonly ProjectionName[], position: Position | null): Promise<void> {
     if (!position) return;
-    const reached = await this.runner.waitFor(projections, position, this.config.READ_YOUR_WRITES_TIMEOUT_MS);
+    const reached = await this.processing.waitFor(projections, position, this.config.READ_YOUR_WRITES_TIMEOUT_MS);
     if (!reached) {
       this.logger.warn(
         `Projections ${projections.join(', ')} did not reach ${formatPosition(position)} within ${this.config.READ_YOUR_WRITES_TIMEOUT_MS} ms`,

@@ -12,7 +12,7 @@ const MAX_ENTRIES = 500;
  */
 export async function ticketTableVersion(db: Kysely<ReadDatabase>): Promise<string | null> {
   const row = await db
-    .selectFrom('projection_checkpoints')
+    .selectFrom('processor_checkpoints')
     .select(['position_commit', 'position_prepare', 'updated_at'])
     .where('name', '=', 'tickets')
     .executeTakeFirst();

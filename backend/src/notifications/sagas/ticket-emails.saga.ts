@@ -1,25 +1,15 @@
 import { Logger } from '@nestjs/common';
-import type { Pool } from 'pg';
-import {
-  AFTER_ANSWER_LINGER_MS,
-  type EventStore,
-  formatPosition,
-  parsePosition,
-  type Position,
-  type RecordedEvent,
-  START,
-} from '../../event-store/event-store.port';
+import type { PoolClient } from 'pg';
+import { AFTER_ANSWER_LINGER_MS, type EventStore, type RecordedEvent } from '../../event-store/event-store.port';
 import { MailService } from '../../mail/mail.service';
-import { insertJobsStatement, jobKey, jobMessageId, type NewNotificationJob, type NotificationJob } from '../notification-jobs';
+import type { OutboxSender } from '../../processing/outbox-sender';
+import type { AfterCommit, Processor, ProcessorBatch } from '../../processing/processor.port';
+import { type ClaimedNotificationJob, insertJobsStatement, jobKey, jobMessageId, type NewNotificationJob } from '../notification-jobs';
+import type { Attempt } from '../notification-sender';
 import { renderEmail } from '../templates/ticket-emails';
 import { type PlanOptions, planTicketEmails, TICKET_EMAIL_EVENTS } from './ticket-emails.plan';
 
 export const TICKET_EMAILS_SAGA = 'ticket-emails';
-
-/** How often a checkpoint that moved over events without emails is written (they cost nothing to re-read). */
-const CHECKPOINT_FLUSH_MS = 1000;
-/** Most events taken into one transaction. */
-const MAX_BATCH = 500;
 
 export interface SagaOptions extends PlanOptions {
   /** The domain part of Message-IDs. */
@@ -29,102 +19,55 @@ export interface SagaOptions extends PlanOptions {
 }
 
 /**
- * The ticket-email saga: a durable subscriber to the whole event store with a checkpoint of its own
- * (notification_checkpoints, never the projection runner's, so replaying the read side sends nothing). For each
- * ticket event it renders the emails it implies and stores them as jobs, keyed (event id, kind), in the same
- * transaction as its checkpoint: an event is turned into jobs exactly once, and the jobs survive a crash
- * before their send. Sending is the outbox worker's job.
+ * The ticket-email saga, a processor (docs/architecture.md, "Processing"): for each ticket event it renders the
+ * emails it implies and stores them as jobs of the email outbox, keyed (event id, kind), in the processor's
+ * transaction with its checkpoint: an event is turned into jobs exactly once, and the jobs survive a crash before
+ * their send. Its checkpoint is its own (never a projection's), so replaying the read side sends nothing; on its
+ * very first start it begins at the store's head, so an existing deployment does not email its whole history.
+ * The jobs are inserted claimed by this process's email sender and handed to it after the commit: sent at once,
+ * without a claim of their own.
  */
-export class TicketEmailsSaga {
+export class TicketEmailsSaga implements Processor<NewNotificationJob[]> {
+  readonly name = TICKET_EMAILS_SAGA;
+  readonly eventTypes = TICKET_EMAIL_EVENTS;
+  readonly startAt = 'head' as const;
+  // Nobody waits for emails the way requests wait for their ticket: a burst of tickets goes in one transaction.
+  readonly lingerMs = AFTER_ANSWER_LINGER_MS;
   private readonly logger = new Logger('Notifications');
 
   constructor(
-    private readonly pool: Pool,
-    private readonly store: EventStore,
+    private readonly store: Pick<EventStore, 'readStream'>,
     private readonly options: SagaOptions,
-    /** Called with the jobs a commit inserted (with their rows of the mail log): the worker sends them at once. */
-    private readonly onJobs: (jobs: readonly NotificationJob[]) => void,
+    private readonly sender: Pick<OutboxSender<ClaimedNotificationJob, Attempt>, 'claimant' | 'offer'>,
   ) {}
 
-  /**
-   * Follows the event store until `signal` aborts. A reader queues events as the subscription delivers them;
-   * the saga takes whatever is queued as one batch (its stream reads at once, its jobs and checkpoint in one
-   * transaction), so a burst of tickets costs one commit instead of one per event.
-   */
-  async follow(signal: AbortSignal): Promise<void> {
-    let position = await this.checkpoint();
-    let stored = position;
-    let storedAt = Date.now();
-    const reading = new AbortController();
-    const stop = AbortSignal.any([signal, reading.signal]);
-    const queue: RecordedEvent[] = [];
-    let ended = false;
-    let failure: unknown;
-    let notify: (() => void) | undefined;
-    const reader = (async () => {
-      try {
-        for await (const event of this.store.subscribe(position, { signal: stop, lingerMs: AFTER_ANSWER_LINGER_MS })) {
-          queue.push(event);
-          notify?.();
-        }
-      } catch (error) {
-        failure = error;
-      } finally {
-        ended = true;
-        notify?.();
-      }
-    })();
-    try {
-      for (;;) {
-        if (queue.length === 0) {
-          if (ended || stop.aborted) break;
-          await new Promise<void>((resolve) => (notify = resolve));
-          notify = undefined;
-          continue;
-        }
-        const batch = queue.splice(0, MAX_BATCH);
-        const jobs = (
-          await Promise.all(batch.map((event) => (TICKET_EMAIL_EVENTS.has(event.type) ? this.jobsFor(event) : Promise.resolve([]))))
-        ).flat();
-        position = batch[batch.length - 1]!.position;
-        if (jobs.length > 0 || Date.now() - storedAt >= CHECKPOINT_FLUSH_MS) {
-          const inserted = await this.commit(jobs, position);
-          stored = position;
-          storedAt = Date.now();
-          if (inserted.length > 0) this.onJobs(inserted);
-        }
-      }
-    } finally {
-      reading.abort();
-      await reader;
-      if (stored !== position) await this.commit([], position).catch(() => undefined);
-    }
-    if (failure !== undefined && !signal.aborted)
-      throw failure instanceof Error ? failure : new Error('The event store subscription failed', { cause: failure });
+  /** The batch's emails, rendered: its streams are read here, outside the transaction. */
+  async prepare(events: readonly RecordedEvent[]): Promise<NewNotificationJob[] | null> {
+    const jobs = (await Promise.all(events.map((event) => this.jobsFor(event)))).flat();
+    return jobs.length > 0 ? jobs : null;
   }
 
   /**
-   * On the saga's very first start, its checkpoint is the head: emails are for what happens from now on, not
-   * for a history that was there before (an existing deployment getting this version). Called while the app
-   * starts, before it takes requests, so that no event of this run can fall before it.
+   * The jobs, claimed by this process, and their pending rows of the mail log (what the mail service would write
+   * before each attempt: the sender then delivers under them), in one statement. A key already there (an admin's
+   * resend cannot collide; an event handled twice cannot happen under the checkpoint) is left alone.
    */
-  async prepare(): Promise<void> {
-    const { rows } = await this.pool.query('SELECT 1 FROM notification_checkpoints WHERE name = $1', [TICKET_EMAILS_SAGA]);
-    if (rows.length > 0) return;
-    const head = (await this.store.headPosition()) ?? START;
-    const inserted = await this.pool.query(
-      `INSERT INTO notification_checkpoints (name, position) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`,
-      [TICKET_EMAILS_SAGA, formatPosition(head)],
+  async handle({ prepared: jobs }: ProcessorBatch<NewNotificationJob[]>, tx: PoolClient): Promise<AfterCommit> {
+    const insert = insertJobsStatement(jobs, { claimant: this.sender.claimant });
+    const { rows } = await tx.query<{ key: string; token: string | number; mail_id: string | number | null }>(
+      `WITH inserted AS (${insert.text} RETURNING idempotency_key, kind, to_address, subject, text_body, html_body, claim_token),
+       logged AS (${MailService.pendingRowsFrom('inserted', '$15')} RETURNING id, idempotency_key)
+       SELECT i.idempotency_key AS key, i.claim_token AS token, l.id AS mail_id FROM inserted AS i LEFT JOIN logged AS l USING (idempotency_key)`,
+      [...insert.values, this.options.mailTransport],
     );
-    if (inserted.rowCount) this.logger.log(`The ticket-email saga starts at ${formatPosition(head)}: earlier events send no email`);
-  }
-
-  private async checkpoint(): Promise<Position> {
-    await this.prepare();
-    const { rows } = await this.pool.query<{ position: string }>('SELECT position FROM notification_checkpoints WHERE name = $1', [
-      TICKET_EMAILS_SAGA,
-    ]);
-    return parsePosition(rows[0]!.position);
+    const inserted = new Map(rows.map((row) => [row.key, row]));
+    const claimed: ClaimedNotificationJob[] = jobs.flatMap((job) => {
+      const row = inserted.get(job.key);
+      return row
+        ? [{ ...job, attempts: 0, claimToken: Number(row.token), pendingMailId: row.mail_id === null ? null : Number(row.mail_id) }]
+        : [];
+    });
+    return () => this.sender.offer(claimed);
   }
 
   private async jobsFor(event: RecordedEvent): Promise<NewNotificationJob[]> {
@@ -157,32 +100,6 @@ export class TicketEmailsSaga {
       }
       throw error;
     }
-  }
-
-  /**
-   * The jobs, their pending rows of the mail log (what the mail service would write before each attempt: the
-   * worker then delivers under them) and the checkpoint, in one statement (one round trip, one commit).
-   * Answers the jobs it inserted (a job already there, from a run that stopped before its checkpoint, is
-   * the worker's to find), each with its row of the log.
-   */
-  private async commit(jobs: readonly NewNotificationJob[], position: Position): Promise<NotificationJob[]> {
-    const checkpoint = (name: string, at: string): string =>
-      `INSERT INTO notification_checkpoints (name, position, updated_at) VALUES (${name}, ${at}, now())
-       ON CONFLICT (name) DO UPDATE SET position = excluded.position, updated_at = now()`;
-    if (jobs.length === 0) {
-      await this.pool.query(checkpoint('$1', '$2'), [TICKET_EMAILS_SAGA, formatPosition(position)]);
-      return [];
-    }
-    const insert = insertJobsStatement(jobs);
-    const { rows } = await this.pool.query<{ key: string; mail_id: string | null }>(
-      `WITH inserted AS (${insert.text} RETURNING idempotency_key, kind, to_address, subject, text_body, html_body),
-       logged AS (${MailService.pendingRowsFrom('inserted', '$16')} RETURNING id, idempotency_key),
-       checkpoint AS (${checkpoint('$14', '$15')})
-       SELECT i.idempotency_key AS key, l.id AS mail_id FROM inserted AS i LEFT JOIN logged AS l USING (idempotency_key)`,
-      [...insert.values, TICKET_EMAILS_SAGA, formatPosition(position), this.options.mailTransport],
-    );
-    const mailIds = new Map(rows.map((row) => [row.key, row.mail_id === null ? null : Number(row.mail_id)]));
-    return jobs.filter((job) => mailIds.has(job.key)).map((job) => ({ ...job, attempts: 0, pendingMailId: mailIds.get(job.key)! }));
   }
 }
 

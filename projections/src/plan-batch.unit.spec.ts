@@ -1,7 +1,7 @@
-import { DuplicateRowInsertError } from '../apply';
-import type { Projection } from '../projection';
-import { recordedEvent } from '../testing/recorded-event';
-import { planBatch } from './apply-batch';
+import { DuplicateRowInsertError } from './apply';
+import type { Projection } from './projection';
+import { recordedEvent } from './testing/recorded-event';
+import { planBatch } from './plan-batch';
 
 interface Tables {
   notes: { id: string; text: string };

@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../event-source';
+import type { RecordedEvent } from '../event-store/event-store.port';
 
 const NOT_YET = Symbol('not yet');
 

@@ -1,5 +1,5 @@
-import type { RecordedEvent } from '../event-source';
-import { recordedEvent } from '../testing/recorded-event';
+import type { RecordedEvent } from '../event-store/event-store.port';
+import { recordedEvent } from '@ppr/projections/testing';
 import { readBatches } from './read-batches';
 
 /** A subscription fed by the test: events pushed are there at once; it waits for more until closed. */

@@ -1,23 +1,22 @@
-import type { Checkpoint } from '../checkpoints';
-import type { Position } from '../event-source';
-import { ProjectionProgress } from './waiters';
+import type { Position } from '../event-store/event-store.port';
+import { type CheckpointView, ProcessorProgress } from './progress';
 
 const at = (n: number): Position => ({ commit: BigInt(n), prepare: BigInt(n) });
-const running = (n: number): Checkpoint => ({ position: at(n), state: 'running', error: null, errorEventId: null });
-const never = (): Promise<Checkpoint> => Promise.reject(new Error('the checkpoint row is not read while the projection runs here'));
+const running = (n: number): CheckpointView => ({ position: at(n), state: 'running' });
+const never = (): Promise<CheckpointView> => Promise.reject(new Error('the checkpoint row is not read while the projection runs here'));
 
-describe('ProjectionProgress: read-your-writes waiters', () => {
+describe('ProcessorProgress: read-your-writes waiters', () => {
   const stopping = new AbortController();
   afterAll(() => stopping.abort());
 
   it('answers at once when the projection is already there', async () => {
-    const progress = new ProjectionProgress();
+    const progress = new ProcessorProgress();
     progress.following(at(5));
     await expect(progress.waitFor(at(5), Date.now() + 1000, never, stopping.signal)).resolves.toBe(true);
   });
 
   it('is woken by the batch that reaches the position, long before its deadline', async () => {
-    const progress = new ProjectionProgress();
+    const progress = new ProcessorProgress();
     progress.following(at(1));
     const started = Date.now();
     const waiting = progress.waitFor(at(3), started + 60_000, never, stopping.signal);
@@ -28,32 +27,32 @@ describe('ProjectionProgress: read-your-writes waiters', () => {
   });
 
   it('gives up at the deadline', async () => {
-    const progress = new ProjectionProgress();
+    const progress = new ProcessorProgress();
     progress.following(at(1));
     await expect(progress.waitFor(at(2), Date.now() + 30, never, stopping.signal)).resolves.toBe(false);
   });
 
   it('answers false at once for a stopped projection, whatever the deadline', async () => {
-    const progress = new ProjectionProgress();
+    const progress = new ProcessorProgress();
     progress.following(at(1));
     const waiting = progress.waitFor(at(2), Date.now() + 60_000, never, stopping.signal);
-    progress.stopped('Projection tickets cannot apply event e-1');
+    progress.stopped('Processor tickets cannot handle event e-1');
     await expect(waiting).resolves.toBe(false);
     await expect(progress.waitFor(at(1), Date.now() + 60_000, never, stopping.signal)).resolves.toBe(false);
   });
 
   it('follows the checkpoint row of a projection another process runs, and its failure', async () => {
-    const progress = new ProjectionProgress();
+    const progress = new ProcessorProgress();
     const rows = [running(1), running(2), running(4)];
-    const readRow = (): Promise<Checkpoint> => Promise.resolve(rows.length > 1 ? rows.shift()! : rows[0]!);
+    const readRow = (): Promise<CheckpointView> => Promise.resolve(rows.length > 1 ? rows.shift()! : rows[0]!);
     await expect(progress.waitFor(at(3), Date.now() + 5000, readRow, stopping.signal)).resolves.toBe(true);
 
-    const failed: Checkpoint = { ...running(1), state: 'failed', error: 'boom', errorEventId: 'e-1' };
+    const failed: CheckpointView = { ...running(1), state: 'failed' };
     await expect(progress.waitFor(at(3), Date.now() + 60_000, () => Promise.resolve(failed), stopping.signal)).resolves.toBe(false);
   });
 
   it('lets waiters go when the runner stops', async () => {
-    const progress = new ProjectionProgress();
+    const progress = new ProcessorProgress();
     progress.following(at(1));
     const stop = new AbortController();
     const waiting = progress.waitFor(at(2), Date.now() + 60_000, never, stop.signal);

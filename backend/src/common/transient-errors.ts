@@ -64,3 +64,23 @@ export function isTransientError(error: unknown, depth = 0): boolean {
   if (error instanceof AggregateError && error.errors.some((inner) => isTransientError(inner, depth + 1))) return true;
   return 'cause' in error && isTransientError(error.cause, depth + 1);
 }
+
+/**
+ * Runs `work` again while it fails with a transient error (the database away for a moment), every `pauseMs`,
+ * for at most `patienceMs`; any other failure, or one past the patience, is thrown. For writes that record what
+ * already happened outside (an email sent): losing the record would send it again later.
+ */
+export async function retryTransient<T>(
+  work: () => Promise<T>,
+  options: { readonly patienceMs: number; readonly pauseMs?: number },
+): Promise<T> {
+  const deadline = Date.now() + options.patienceMs;
+  for (;;) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isTransientError(error) || Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, options.pauseMs ?? 250));
+    }
+  }
+}

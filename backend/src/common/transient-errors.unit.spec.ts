@@ -1,4 +1,4 @@
-import { DuplicateRowInsertError } from '../apply';
+import { DuplicateRowInsertError } from '@ppr/projections';
 import { isTransientError } from './transient-errors';
 
 /** An error as node-postgres reports one from the server: a message and a SQLSTATE. */
