@@ -44,6 +44,9 @@ COPY --from=build --chown=root:root /app/projections/package.json ./projections/
 COPY --from=build --chown=root:root /app/projections/dist ./projections/dist
 COPY --from=build --chown=root:root /app/backend/package.json ./backend/package.json
 COPY --from=build --chown=root:root /app/backend/dist ./backend/dist
+# The email templates: Handlebars files, which tsc does not copy into dist; backend/dist/mail/templates.js reads
+# them from their source folder (backend/src/mail/templates), as it does in a checkout.
+COPY --from=build --chown=root:root /app/backend/src/mail/templates ./backend/src/mail/templates
 # The site the backend serves (SpaModule reads frontend/dist beside the backend).
 COPY --from=build --chown=root:root /app/frontend/dist ./frontend/dist
 # The code belongs to root and cannot be changed by the process; the only writable place is the embedded

@@ -71,7 +71,7 @@ const backendPublicFiles = {
   database: ['database.ts'],
   // The in-memory adapter of the port, for other modules' fast handler tests.
   'event-store': ['in-memory-event-store.ts'],
-  mail: ['mail.service.ts', 'html.ts'],
+  mail: ['mail.service.ts', 'html.ts', 'templates.ts'],
   // The types and helpers every module's *.openapi.ts fragment is written with.
   openapi: ['openapi-fragment.ts'],
   // TicketPaymentsService (refunds, for the admin API) is what PaymentsModule exports.
@@ -80,7 +80,7 @@ const backendPublicFiles = {
   processing: ['outbox-sender.ts'],
   projections: ['read-your-writes.ts'],
   // The errors callers may see (the API maps each to an HTTP status).
-  tickets: ['ticket-errors.ts', 'ticket-id.ts', 'ticket-policy.ts'],
+  tickets: ['ticket-access.ts', 'ticket-errors.ts', 'ticket-id.ts', 'ticket-policy.ts'],
   unsubscribe: ['unsubscribe.service.ts'],
 };
 

@@ -35,6 +35,7 @@ import { Client, Pool } from 'pg';
 import { createApp } from '../backend/src/app';
 import { loadConfig } from '../backend/src/config/config';
 import { EVENT_STORE } from '../backend/src/event-store/event-store.tokens';
+import { SUPPORT_REQUEST_BODY } from './support-request';
 
 const CONNECTIONS = 8;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -53,18 +54,7 @@ interface Target {
   readonly body: string;
 }
 
-const supportRequest: Target = {
-  path: '/api/support-request',
-  body: JSON.stringify({
-    businessName: 'Potomac Benchmark Co',
-    contactName: 'Bench Writer',
-    email: 'bench@example.com',
-    phone: '(703) 555-0100',
-    address: '1 Wilson Blvd, Arlington, VA',
-    serviceCategory: 'networking',
-    issueDescription: 'The office Wi-Fi drops every afternoon around three o’clock.',
-  }),
-};
+const supportRequest: Target = { path: '/api/support-request', body: SUPPORT_REQUEST_BODY };
 
 /**
  * The floor of the app's own stack: its cheapest public write, the contact form. It passes the same middleware

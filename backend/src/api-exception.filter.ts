@@ -1,6 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { ApiError } from '@ppr/contracts';
 import type { Response } from 'express';
+import { isTransientError } from './common/transient-errors';
 import { TicketConflictError } from './tickets/ticket-command.handler';
 import { TicketDomainError, type TicketErrorCode } from './tickets/ticket-errors';
 
@@ -21,6 +22,7 @@ export const TICKET_ERROR_STATUS = {
   payment_intent_mismatch: HttpStatus.CONFLICT,
   payment_amount_mismatch: HttpStatus.CONFLICT,
   linked_to_another_customer: HttpStatus.CONFLICT,
+  invalid_message: HttpStatus.BAD_REQUEST,
 } as const satisfies Record<TicketErrorCode, HttpStatus>;
 
 export const TICKET_CONFLICT_MESSAGE = 'This ticket was changed by someone else at the same moment. Please reload it and try again.';
@@ -45,6 +47,11 @@ function messageOf(body: unknown, fallback: string): ApiError {
   }
   return { message: fallback };
 }
+
+/** A request the database could not serve just now (away, restarting, out of connections): asked to try again. */
+export const UNAVAILABLE_MESSAGE = 'The service is briefly unavailable. Please try again in a moment.';
+/** Seconds a client is asked to wait after a transient failure: the database is usually back within one. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
 
 export const MALFORMED_PATH_MESSAGE = 'The request path is not valid: it contains a malformed %-escape';
 
@@ -75,6 +82,14 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const domain = domainErrorResponse(exception);
     if (domain) {
       response.status(domain.status).json(domain.body);
+      return;
+    }
+    if (isTransientError(exception)) {
+      // The database away for a moment is not a bug: the same request succeeds when it is back (a write that did
+      // commit answers the same again to a retry with its Idempotency-Key).
+      this.logger.warn(`Answered 503: ${exception instanceof Error ? exception.message : String(exception)}`);
+      response.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      response.status(HttpStatus.SERVICE_UNAVAILABLE).json({ message: UNAVAILABLE_MESSAGE } satisfies ApiError);
       return;
     }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));

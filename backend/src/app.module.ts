@@ -11,6 +11,7 @@ import type { Database } from './database/database';
 import { DatabaseModule } from './database/database.module';
 import { EventStoreModule } from './event-store/event-store.module';
 import { HealthModule } from './health/health.module';
+import { ServingState } from './health/serving-state';
 import { IntegrationsModule } from './integrations/integrations.module';
 import { MailModule } from './mail/mail.module';
 import { NotificationsModule } from './notifications/notifications.module';
@@ -36,13 +37,20 @@ import { UnsubscribeModule } from './unsubscribe/unsubscribe.module';
  */
 @Module({})
 export class AppModule implements OnApplicationBootstrap, OnModuleDestroy {
-  constructor(@Inject(PROCESSING) private readonly processing: ProcessingHost) {}
+  constructor(
+    @Inject(PROCESSING) private readonly processing: ProcessingHost,
+    @Inject(ServingState) private readonly serving: ServingState,
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.processing.start();
+    // The last step of the start: readiness answers 200 from here on.
+    this.serving.serve();
   }
 
   async onModuleDestroy(): Promise<void> {
+    // main.ts turned readiness off at the signal already; a close without one (tests, tools) does it here.
+    this.serving.drain();
     await this.processing.stop();
   }
 

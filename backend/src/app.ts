@@ -13,7 +13,10 @@ import { MARKETING_BODY_PATHS, marketingJsonBody } from './marketing/marketing-b
 import { PAYMENT_WEBHOOK_PATH, rawWebhookBody } from './payments/raw-webhook-body';
 import { resolveSpaDistDir } from './spa/spa-middleware';
 
-/** Builds the application (not listening yet): used by main.ts and by the HTTP tests. */
+/**
+ * Builds the application (not listening yet): used by main.ts and by the HTTP tests. It listens for no signal:
+ * main.ts owns SIGTERM and SIGINT (drain, then close); whoever else builds it closes it.
+ */
 export async function createApp(config: AppConfig, options: { serveSpa?: boolean; logger?: false } = {}): Promise<INestApplication> {
   const logger = options.logger === false ? false : logLevelsUpTo(config.LOG_LEVEL);
   // Set before the app exists: opening and migrating the database logs too.
@@ -44,7 +47,6 @@ export async function createApp(config: AppConfig, options: { serveSpa?: boolean
   app.use(rejectUnstorableText);
   app.setGlobalPrefix('api', { exclude: [] });
   app.useGlobalFilters(new ApiExceptionFilter());
-  app.enableShutdownHooks();
   await app.init();
   return app;
 }

@@ -1,9 +1,8 @@
 import 'reflect-metadata';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
-import { createApp } from './app';
 import { describeListening } from './bootstrap/listening-address';
+import { serve } from './bootstrap/serve';
 import { ConfigError, loadConfig } from './config/config';
 
 async function main(): Promise<void> {
@@ -19,11 +18,16 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const app = await createApp(config);
-  await app.listen(config.PORT, config.HOST);
-  // What the server bound (HOST, e.g. 0.0.0.0 for every interface), and a link to open it at.
-  const bound = (app.getHttpServer() as Server).address() as AddressInfo;
-  logger.log(`Listening on ${describeListening(config.HOST, bound)}`);
+  const { HOST, PORT } = config;
+  // serve owns SIGTERM and SIGINT (docs/architecture.md, "Readiness and shutdown").
+  const code = await serve(config, {
+    listen: async (app, server) => {
+      await app.listen(PORT, HOST);
+      // What the server bound (HOST, e.g. 0.0.0.0 for every interface), and a link to open it at.
+      logger.log(`Listening on ${describeListening(HOST, server.address() as AddressInfo)}`);
+    },
+  });
+  process.exit(code);
 }
 
 main().catch((error: unknown) => {

@@ -66,6 +66,7 @@ export const RESET_LINK = /reset-password\?token=([A-Za-z0-9_%-]+)/;
 const BACKGROUND_ROWS: Record<string, string> = {
   es_events: `WHERE stream_id NOT LIKE 'notifications-%'`,
   mail_messages: `WHERE kind NOT IN ('ticket-created', 'payment-received', 'status-update', 'resolved', 'staff-alert')`,
+  notification_jobs: `WHERE kind NOT IN ('ticket-created', 'payment-received', 'status-update', 'resolved', 'staff-alert')`,
 };
 
 export async function count(db: Database, table: string): Promise<number> {

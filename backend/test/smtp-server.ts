@@ -22,6 +22,8 @@ export interface TestSmtpServer {
   readonly held: number;
   /** While set, DATA is answered only once the promise settles: the sends wait, then go through. */
   gate: Promise<void> | null;
+  /** Messages whose DATA was complete while a gate was set: waiting for it, or let through since. */
+  readonly gated: number;
   /** Messages accepted (also counted with `parse: false`). */
   readonly accepted: number;
   close(): Promise<void>;
@@ -40,6 +42,7 @@ export async function startTestSmtp(options: { parse?: boolean } = {}): Promise<
     holding: false,
     held: 0,
     gate: null as Promise<void> | null,
+    gated: 0,
     accepted: 0,
     close: (): Promise<void> => Promise.resolve(),
   };
@@ -69,7 +72,11 @@ export async function startTestSmtp(options: { parse?: boolean } = {}): Promise<
       stream.on('data', (chunk: Buffer) => {
         if (parse) chunks.push(chunk);
       });
-      stream.on('end', () => (gate ? void gate.then(() => accept()) : accept()));
+      stream.on('end', () => {
+        if (!gate) return accept();
+        state.gated += 1;
+        void gate.then(() => accept());
+      });
       const accept = (): void => {
         const acceptedAt = Date.now();
         if (!parse) {
@@ -86,6 +93,9 @@ export async function startTestSmtp(options: { parse?: boolean } = {}): Promise<
       };
     },
   });
+  // A sender killed mid-session (the crash and fault suites kill app processes) resets its connections: a mail
+  // server's everyday life, not the test's failure (unhandled, the error event would fail the whole file).
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   state.url = `smtp://127.0.0.1:${port}`;

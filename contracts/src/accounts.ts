@@ -36,6 +36,7 @@ export const accountMessages = {
   unsubscribed: 'You have been unsubscribed and will receive no more marketing emails.',
   csrfHeader: 'This request was refused: it must be sent by the website itself (X-Requested-With header missing).',
   csrfOrigin: 'This request was refused: it came from another website.',
+  sessionUnavailable: 'Your session could not be loaded just now. Please try again in a moment.',
 } as const;
 
 const token = z

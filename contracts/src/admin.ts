@@ -68,6 +68,7 @@ export type ResponseState = (typeof RESPONSE_STATES)[number];
 export const RESPONSE_FILTERS = ['due', 'overdue', 'answered', 'refund_eligible'] as const;
 export type ResponseFilter = (typeof RESPONSE_FILTERS)[number];
 
+export const WAITING_FILTERS = ['us'] as const;
 export const ADMIN_TICKETS_DEFAULT_LIMIT = 10;
 export const ADMIN_TICKETS_MAX_LIMIT = 100;
 /** Pages past this are refused: no list is that long, and a bound keeps the offset a sane number. */
@@ -106,6 +107,8 @@ export const adminTicketListQuerySchema = z.strictObject({
     .transform((value) => (value ? value : undefined)),
   status: z.preprocess(noFilter, queryEnum('status', TICKET_STATUSES).optional()),
   response: z.preprocess(noFilter, queryEnum('response', RESPONSE_FILTERS).optional()),
+  /** `us`: tickets whose conversation's last public message is the customer's (nobody has answered it). */
+  waiting: z.preprocess(noFilter, queryEnum('waiting', WAITING_FILTERS).optional()),
   sortBy: z.preprocess(noFilter, queryEnum('sortBy', ADMIN_TICKET_SORTS).default('createdAt')),
   sortOrder: z.preprocess(noFilter, queryEnum('sortOrder', SORT_ORDERS).default('desc')),
 });
@@ -132,6 +135,8 @@ export const adminTicketSchema = ticketDetailSchema.extend({
   responseState: z.enum(RESPONSE_STATES),
   /** Paid through the gateway and nobody responded within 24 hours of payment: the refund policy applies. */
   refundEligible: z.boolean(),
+  /** The last public message of the conversation is the customer's: the ticket waits on us. */
+  waitingOnUs: z.boolean(),
 });
 export type AdminTicket = z.infer<typeof adminTicketSchema>;
 

@@ -16,15 +16,18 @@ export const ticketStatusSchema = z.enum(TICKET_STATUSES);
 /** The largest ticket id: the read tables store ids as PostgreSQL `integer` (32-bit). */
 export const MAX_TICKET_ID = 2_147_483_647;
 
+/** The answer to a ticket that does not exist or that the caller may not see (the two are not told apart). */
+export const TICKET_NOT_FOUND = 'Ticket not found';
+
 /**
  * A ticket id in a path: a positive integer in decimal digits that fits the read tables' 32-bit column. A
  * larger number cannot be a ticket (the database would refuse to compare it), so it is not found either.
  */
 export const ticketIdParamSchema = z
   .string()
-  .regex(/^[1-9][0-9]{0,9}$/, 'Ticket not found')
+  .regex(/^[1-9][0-9]{0,9}$/, TICKET_NOT_FOUND)
   .transform((value) => Number(value))
-  .refine((value) => value <= MAX_TICKET_ID, 'Ticket not found');
+  .refine((value) => value <= MAX_TICKET_ID, TICKET_NOT_FOUND);
 
 export const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
@@ -32,6 +35,14 @@ export const healthSchema = z.object({
   database: z.object({ kind: z.string(), ok: z.boolean(), error: z.string().optional() }),
 });
 export type Health = z.infer<typeof healthSchema>;
+
+/**
+ * GET /api/health/ready: whether this instance takes traffic. `starting` until the app has finished starting,
+ * `draining` from the shutdown signal on, `unavailable` while the database does not answer (all three a 503).
+ */
+export const READINESS_STATUSES = ['ready', 'starting', 'draining', 'unavailable'] as const;
+export const readinessSchema = z.object({ status: z.enum(READINESS_STATUSES) });
+export type Readiness = z.infer<typeof readinessSchema>;
 
 /** How the admin list shows a ticket's payment (SPEC section 4). */
 export const PAYMENT_DISPLAYS = ['$0 Diagnostic', 'Paid', 'Free Diagnostic', 'Not Paid', 'Refunded'] as const;

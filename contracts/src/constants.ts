@@ -9,6 +9,13 @@ export function formatUsd(cents: number): string {
 
 export const TICKET_STATUSES = ['pending_payment', 'active', 'resolved', 'canceled'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
+/** How every screen names a ticket status (SPEC's wording). */
+export const TICKET_STATUS_LABELS: Readonly<Record<TicketStatus, string>> = {
+  pending_payment: 'Pending Payment',
+  active: 'Active',
+  resolved: 'Resolved',
+  canceled: 'Canceled',
+};
 
 export const PAYMENT_STATUSES = ['pending', 'completed', 'failed', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NOTIFICATION_TYPES, PAYMENT_STATUSES, TICKET_STATUSES } from './constants';
+import { ATTACHMENT_CONTENT_TYPES, MESSAGE_AUTHOR_KINDS, MESSAGE_CHANNELS, MESSAGE_VISIBILITIES } from './messages';
 
 /**
  * Event payloads. Each event type has a schema version; the version an event was written with
@@ -102,6 +103,29 @@ export const ticketRespondedV1 = z.object({
   ticketId,
 });
 
+/**
+ * A message on the ticket's conversation (contracts/src/messages.ts). `author.id` is the customer's account id,
+ * the admin's id, or null (a guest, a reply by email); `author.name` is the name shown, as it was then.
+ * Attachments are stored beside the event (`ticket_attachments`), by id; the event lists what they are.
+ */
+export const ticketMessagePostedV1 = z.object({
+  ticketId,
+  messageId: z.uuid(),
+  author: z.object({ kind: z.enum(MESSAGE_AUTHOR_KINDS), id: z.string().nullable(), name: z.string() }),
+  visibility: z.enum(MESSAGE_VISIBILITIES),
+  via: z.enum(MESSAGE_CHANNELS),
+  body: z.string(),
+  attachments: z.array(
+    z.object({
+      id: z.uuid(),
+      filename: z.string(),
+      contentType: z.enum(ATTACHMENT_CONTENT_TYPES),
+      sizeBytes: z.number().int().nonnegative(),
+      sha256: z.string(),
+    }),
+  ),
+});
+
 const notificationBase = z.object({
   notificationId: z.string(),
   /** (event id, email kind): the saga's idempotency key. */
@@ -127,6 +151,7 @@ export const EVENT_SCHEMAS = {
   TicketLinkedToCustomer: { version: 1, schema: ticketLinkedToCustomerV1 },
   TicketEngineerAssigned: { version: 1, schema: ticketEngineerAssignedV1 },
   TicketResponded: { version: 1, schema: ticketRespondedV1 },
+  TicketMessagePosted: { version: 1, schema: ticketMessagePostedV1 },
   NotificationSent: { version: 1, schema: notificationSentV1 },
   NotificationFailed: { version: 1, schema: notificationFailedV1 },
 } as const;
@@ -145,6 +170,7 @@ export const TICKET_EVENT_TYPES = [
   'TicketLinkedToCustomer',
   'TicketEngineerAssigned',
   'TicketResponded',
+  'TicketMessagePosted',
 ] as const satisfies readonly EventType[];
 export type TicketEventType = (typeof TICKET_EVENT_TYPES)[number];
 

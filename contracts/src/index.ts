@@ -7,6 +7,7 @@ export * from './email';
 export * from './events';
 export * from './forms';
 export * from './marketing';
+export * from './messages';
 export * from './integrations';
 export * from './payments';
 export * from './service-categories';

@@ -26,6 +26,7 @@ export const INTEGRATION_EVENT_TYPES = [
   'ticket.notes_updated',
   'ticket.linked_to_customer',
   'ticket.engineer_assigned',
+  'ticket.message_posted',
 ] as const;
 export type IntegrationEventType = (typeof INTEGRATION_EVENT_TYPES)[number];
 
@@ -97,6 +98,17 @@ export const integrationEngineerAssignedV1 = z.object({
   engineerId: z.number().int().positive().nullable(),
 });
 
+/**
+ * ticket.message_posted v1: a public message on the ticket's conversation (staff's internal notes are never
+ * published). `body` only with personal data.
+ */
+export const integrationMessagePostedV1 = z.object({
+  messageId: z.string(),
+  authorKind: z.enum(['customer', 'staff']),
+  attachments: z.number().int().nonnegative(),
+  body: z.string().optional(),
+});
+
 export const INTEGRATION_EVENT_SCHEMAS = {
   'ticket.created': integrationTicketCreatedV1,
   'ticket.payment_received': integrationPaymentReceivedV1,
@@ -106,6 +118,7 @@ export const INTEGRATION_EVENT_SCHEMAS = {
   'ticket.notes_updated': integrationNotesUpdatedV1,
   'ticket.linked_to_customer': integrationLinkedToCustomerV1,
   'ticket.engineer_assigned': integrationEngineerAssignedV1,
+  'ticket.message_posted': integrationMessagePostedV1,
 } as const satisfies Record<IntegrationEventType, z.ZodType>;
 
 export type IntegrationEventData<T extends IntegrationEventType> = z.infer<(typeof INTEGRATION_EVENT_SCHEMAS)[T]>;
@@ -133,6 +146,7 @@ export const integrationEventSchema = z.discriminatedUnion('type', [
   envelope('ticket.notes_updated'),
   envelope('ticket.linked_to_customer'),
   envelope('ticket.engineer_assigned'),
+  envelope('ticket.message_posted'),
 ]);
 export type IntegrationEvent = z.infer<typeof integrationEventSchema>;
 

@@ -14,6 +14,7 @@ import * as refundedPaymentDisplay from './migrations/20261123100000_refunded_pa
 import * as responseClock from './migrations/20261124100000_response_clock';
 import * as lz4EmailContent from './migrations/20261129100000_lz4_email_content';
 import * as processorCheckpoints from './migrations/20261207100000_processor_checkpoints';
+import * as ticketMessages from './migrations/20261208100000_ticket_messages';
 
 /**
  * A set of kysely migrations with its own bookkeeping table, so that several sets (the write side's,
@@ -126,6 +127,7 @@ export const READ_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261124100000_response_clock': responseClock,
   '20261129100000_lz4_email_content': lz4EmailContent,
   '20261207100000_processor_checkpoints': processorCheckpoints,
+  '20261208100000_ticket_messages': ticketMessages,
 };
 
 export const READ_MIGRATION_SET: MigrationSet = { migrations: READ_MIGRATIONS, tableName: 'read_migration', label: 'Read-side' };

@@ -1,16 +1,11 @@
 import { accountMessages, messages } from '@ppr/contracts';
 import request from 'supertest';
+import { aSupportRequest } from '../../test/builders';
 import { browser, count, lastEmail, newCustomer, RESET_LINK, tokenIn, VERIFY_LINK, verifiedCustomer } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { ACCOUNT_MAIL_CAPS_PER_HOUR, AccountsService } from './accounts.service';
 
-const guestTicket = {
-  businessName: 'Chevy Chase Dental',
-  contactName: 'Maya Chen',
-  phone: '301-555-0142',
-  serviceCategory: 'windows',
-  issueDescription: 'Our front desk PC shows patient records, and it reboots every afternoon.',
-};
+const guestTicket = aSupportRequest();
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -18,10 +13,11 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
+/** The account emails of a kind to an address, counted in the email outbox once the answers' follow-ups are done. */
 async function mailsTo(t: TestApp, to: string, kind: string): Promise<number> {
   await t.app.get(AccountsService).settled();
   const { rows } = await t.db.pool.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM mail_messages WHERE lower(to_address) = lower($1) AND kind = $2',
+    'SELECT count(*)::int AS n FROM notification_jobs WHERE lower(to_address) = lower($1) AND kind = $2',
     [to, kind],
   );
   return rows[0]!.n;

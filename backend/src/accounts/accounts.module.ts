@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AuthModule } from '../auth/auth.module';
-import { MailModule } from '../mail/mail.module';
+import { NotificationsModule } from '../notifications/notifications.module';
 import { ProjectionsModule } from '../projections/projections.module';
 import { TicketsModule } from '../tickets/tickets.module';
 import { AccountsController } from './accounts.controller';
@@ -11,7 +11,7 @@ import { CustomerTicketsController } from './customer-tickets.controller';
 
 /** Customer accounts and the customer's ticket endpoints. */
 @Module({
-  imports: [CqrsModule, AuthModule, MailModule, ProjectionsModule, TicketsModule],
+  imports: [CqrsModule, AuthModule, NotificationsModule, ProjectionsModule, TicketsModule],
   controllers: [AccountsController, CustomerTicketsController],
   providers: [AccountsService, CustomerLocalStrategy],
   exports: [AccountsService],

@@ -45,10 +45,11 @@ export const accountsOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/tickets/{id}',
+      operationId: 'getCustomerTicketDetail',
+      auth: 'customer',
       tag: 'Customer',
       summary: 'A ticket of the logged-in customer, every field',
       parameters: [ticketId],
-      session: true,
       responses: {
         200: { description: 'Ticket detail', schema: 'TicketDetail' },
         401: error(accountMessages.notLoggedIn),
@@ -58,6 +59,8 @@ export const accountsOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/customer/register',
+      operationId: 'registerCustomer',
+      auth: 'public',
       tag: 'Customer',
       summary: 'Create a customer account',
       body: 'Register',
@@ -72,6 +75,8 @@ export const accountsOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/customer/login',
+      operationId: 'loginCustomer',
+      auth: 'public',
       tag: 'Customer',
       summary: 'Log in with email or username',
       body: 'CustomerLogin',
@@ -86,21 +91,31 @@ export const accountsOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/customer/logout',
+      operationId: 'logoutCustomer',
+      auth: 'optional-session',
       tag: 'Customer',
       summary: 'End the session',
       responses: { 200: { description: accountMessages.loggedOut, schema: 'Message' }, 400: badRequest },
     },
-    ...(['/api/customer/user', '/api/customer/me'] as const).map((path): Operation<never, 'CurrentCustomer'> => ({
+    ...(
+      [
+        ['/api/customer/user', 'getCustomerUser'],
+        ['/api/customer/me', 'getCustomerMe'],
+      ] as const
+    ).map(([path, operationId]): Operation<never, 'CurrentCustomer'> => ({
       method: 'get',
       path,
+      operationId,
+      auth: 'customer',
       tag: 'Customer',
       summary: 'The logged-in customer',
-      session: true,
       responses: { 200: { description: 'The customer', schema: 'CurrentCustomer' }, 401: error(accountMessages.notLoggedIn) },
     })),
     {
       method: 'get',
       path: '/api/customer/verify-email',
+      operationId: 'verifyEmailPage',
+      auth: 'optional-session',
       tag: 'Customer',
       summary: 'The emailed verification link: a page that confirms with a POST',
       description: 'When the browser cannot show it registered the account, the page also asks for the account password.',
@@ -115,6 +130,8 @@ export const accountsOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/customer/verify-email',
+      operationId: 'verifyEmail',
+      auth: 'optional-session',
       tag: 'Customer',
       summary: 'Confirm an email address',
       body: 'VerifyEmail',
@@ -156,9 +173,10 @@ export const accountsOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/customer/resend-verification',
+      operationId: 'resendVerification',
+      auth: 'customer',
       tag: 'Customer',
       summary: 'Email a new verification link',
-      session: true,
       responses: {
         200: { description: `${accountMessages.verificationSent} (or: ${accountMessages.alreadyVerified})`, schema: 'Message' },
         400: badRequest,
@@ -169,6 +187,8 @@ export const accountsOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/customer/forgot-password',
+      operationId: 'forgotPassword',
+      auth: 'public',
       tag: 'Customer',
       summary: 'Email a password reset link',
       body: 'ForgotPassword',
@@ -182,6 +202,8 @@ export const accountsOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/customer/reset-password',
+      operationId: 'resetPassword',
+      auth: 'public',
       tag: 'Customer',
       summary: 'Set a new password with the emailed token',
       body: 'ResetPassword',
@@ -196,17 +218,19 @@ export const accountsOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/customer/tickets',
+      operationId: 'listCustomerTickets',
+      auth: 'customer',
       tag: 'Customer',
       summary: "The logged-in customer's tickets, newest first",
-      session: true,
       responses: { 200: { description: 'Tickets', schema: 'CustomerTickets' }, 401: error(accountMessages.notLoggedIn) },
     },
     {
       method: 'post',
       path: '/api/customer/link-tickets',
+      operationId: 'linkCustomerTickets',
+      auth: 'customer',
       tag: 'Customer',
       summary: 'Attach earlier guest tickets with the same (verified) email',
-      session: true,
       responses: {
         200: { description: 'The tickets attached now', schema: 'LinkTickets' },
         400: badRequest,

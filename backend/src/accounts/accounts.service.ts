@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   ConflictException,
   HttpException,
@@ -17,8 +17,10 @@ import { type AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
-import { MailService } from '../mail/mail.service';
+import { escapeHtml } from '../mail/html';
 import type { MailMessage } from '../mail/mail.types';
+import type { EmailQueuePort } from '../notifications/email-queue.port';
+import { EMAIL_QUEUE } from '../notifications/notifications.tokens';
 import { alreadyRegisteredEmail, passwordChangedEmail, passwordResetEmail, verificationEmail } from './account-emails';
 import * as users from './accounts.repository';
 import { assertAcceptablePassword, hashPassword, passwordProblem, verifyAgainstNothing, verifyPassword } from './passwords';
@@ -110,7 +112,7 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly mail: MailService,
+    @Inject(EMAIL_QUEUE) private readonly emails: EmailQueuePort,
     private readonly limiter: RateLimiter,
     private readonly sessions: PgSessionStore,
   ) {}
@@ -166,6 +168,24 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
     if (!attempt.allowed) throw this.tooManyLogins(attempt.retryAfterSeconds);
   }
 
+  /**
+   * Adds an account email to the email outbox, which sends it at once (and, should this process stop first,
+   * another process a moment later), with its attempts in the mail log like every other email.
+   */
+  private async queue(message: MailMessage): Promise<void> {
+    const send = await this.emails.enqueue(this.db.pool, [
+      {
+        key: message.idempotencyKey ?? `account:${message.kind}:${randomUUID()}`,
+        kind: message.kind,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html ?? `<pre>${escapeHtml(message.text)}</pre>`,
+      },
+    ]);
+    send();
+  }
+
   /** Sends a capped account email unless the recipient already had its share this hour. */
   private async sendCapped(kind: CappedMail, to: string, build: () => MailMessage | Promise<MailMessage>): Promise<void> {
     const cap = await this.limiter.hit(`mail:${kind}:${keyOf(to)}`, ACCOUNT_MAIL_CAPS_PER_HOUR[kind], 3600);
@@ -173,7 +193,7 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
       this.logger.warn(`No ${kind} email sent: the recipient already had ${ACCOUNT_MAIL_CAPS_PER_HOUR[kind]} this hour`);
       return;
     }
-    await this.mail.send(await build());
+    await this.queue(await build());
   }
 
   /**
@@ -344,7 +364,7 @@ export class AccountsService implements OnModuleInit, OnModuleDestroy {
     const ended = await this.sessions.destroyAllFor(principalKey('customer', user.id));
     await this.limiter.reset(loginAccountKey(user.id));
     this.logger.log(`Customer ${user.id} reset their password; ${ended} session(s) ended`);
-    await this.mail.send(passwordChangedEmail(user.email));
+    await this.queue(passwordChangedEmail(user.email));
     return 'ok';
   }
 }

@@ -1,14 +1,17 @@
-import { Body, Controller, ForbiddenException, Get, HttpCode, NotFoundException, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, ForbiddenException, Get, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { accountMessages, type ApiError, type LinkTicketsResponse, type TicketDetail } from '@ppr/contracts';
 import type { Request } from 'express';
 import { NoBodyPipe } from '../common/no-body.pipe';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.tokens';
 import { CustomerGuard, requireCustomer } from '../auth/principal';
 import { requestContext } from '../common/request-context';
 import { ReadYourWrites } from '../projections/read-your-writes';
 import { LinkGuestTicketsCommand } from '../tickets/commands/link-guest-tickets.command';
-import { GetTicketDetailQuery, ListCustomerTicketsQuery } from '../tickets/queries/customer-ticket.queries';
-import { parseTicketId, TICKET_NOT_FOUND } from '../tickets/ticket-id';
+import { ListCustomerTicketsQuery } from '../tickets/queries/customer-ticket.queries';
+import { TicketAccess } from '../tickets/ticket-access';
+import { parseTicketId } from '../tickets/ticket-id';
 
 /** A logged-in customer's tickets. Every read checks ownership; someone else's ticket is an unknown ticket. */
 @Controller()
@@ -18,7 +21,12 @@ export class CustomerTicketsController {
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     private readonly readYourWrites: ReadYourWrites,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.access = new TicketAccess(queries, config);
+  }
+
+  private readonly access: TicketAccess;
 
   @Get('customer/tickets')
   list(@Req() request: Request): Promise<TicketDetail[]> {
@@ -45,11 +53,6 @@ export class CustomerTicketsController {
 
   @Get('tickets/:id')
   async detail(@Param('id') id: string, @Req() request: Request): Promise<TicketDetail> {
-    const customer = requireCustomer(request);
-    const ticket = await this.queries.execute(new GetTicketDetailQuery(parseTicketId(id)));
-    if (!ticket || ticket.userId !== customer.id) {
-      throw new NotFoundException({ message: TICKET_NOT_FOUND } satisfies ApiError);
-    }
-    return ticket;
+    return this.access.owned(parseTicketId(id), requireCustomer(request));
   }
 }

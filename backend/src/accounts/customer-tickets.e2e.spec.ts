@@ -1,17 +1,12 @@
 import { QueryBus } from '@nestjs/cqrs';
 import { accountMessages, type TicketDetail, ticketDetailSchema } from '@ppr/contracts';
 import request from 'supertest';
+import { aSupportRequest } from '../../test/builders';
 import { browser, verifiedCustomer, newCustomer } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { FindGuestTicketsByEmailQuery } from '../tickets/queries/customer-ticket.queries';
 
-const request1 = {
-  businessName: 'Alexandria Architects',
-  contactName: 'Lee Park',
-  phone: '703-555-0123',
-  serviceCategory: 'networking',
-  issueDescription: 'The office Wi-Fi drops every time the plotter prints a large drawing.',
-};
+const request1 = aSupportRequest();
 
 /** Polls until the read side shows what the test expects (it may follow the event store by a moment). */
 async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 5000): Promise<T> {

@@ -2,6 +2,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { apiErrorSchema } from '@ppr/contracts';
 import { MALFORMED_PATH_MESSAGE } from '../api-exception.filter';
 import request from 'supertest';
+import { aSupportRequest } from '../../test/builders';
 import { browser, count, lastEmail, newCustomer, tokenIn, VERIFY_LINK, verifiedCustomer, type Agent } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { INVALID_UTF8_BODY, UNREADABLE_COMPRESSED_BODY } from '../common/json-body';
@@ -76,15 +77,7 @@ const IMPOSSIBLE_TICKET_IDS = [
   '00001',
 ];
 
-const validTicket = {
-  businessName: 'Fairfax Family Dental',
-  contactName: 'Jordan Miles',
-  email: 'jordan@fairfaxdental.example',
-  phone: '(571) 555-0101',
-  address: '10 Main St, Fairfax, VA',
-  serviceCategory: 'cybersecurity',
-  issueDescription: 'Suspicious sign-in alerts on the reception workstation every morning.',
-};
+const validTicket = aSupportRequest();
 
 interface Endpoint {
   readonly path: string;
@@ -93,7 +86,7 @@ interface Endpoint {
   readonly textFields: readonly string[];
 }
 
-const TABLES = ['users', 'sessions', 'mail_messages', 'email_subscriptions', 'es_events', 'rate_limits'] as const;
+const TABLES = ['users', 'sessions', 'notification_jobs', 'mail_messages', 'email_subscriptions', 'es_events', 'rate_limits'] as const;
 
 describe('malformed and hostile bodies', () => {
   let t: TestApp;

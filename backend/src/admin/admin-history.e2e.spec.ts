@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_SCHEMAS, type HistoryEntry, ticketHistorySchema, ticketNotificationsStreamId, TICKET_EVENT_TYPES } from '@ppr/contracts';
 import { firstAdmin, loginAdmin, newAdmin } from '../../test/admin-helpers';
+import { aSupportRequest } from '../../test/builders';
 import { type Agent, browser, verifiedCustomer } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
@@ -33,14 +34,7 @@ describe('GET /api/admin/tickets/:id/history: who changed what, and when', () =>
     ticketId = (
       await visitor
         .post('/api/support-request')
-        .send({
-          businessName: 'Rock Creek Realty',
-          contactName: 'Sam Lee',
-          email,
-          phone: '(301) 555-0101',
-          serviceCategory: 'storage',
-          issueDescription: 'The office NAS no longer shows up on the network.',
-        })
+        .send(aSupportRequest({ businessName: 'Rock Creek Realty', email }))
         .expect(201)
     ).body.id as number;
     const { clientSecret } = (await visitor.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body;

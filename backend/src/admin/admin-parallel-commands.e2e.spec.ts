@@ -1,17 +1,11 @@
 import { ticketStreamId } from '@ppr/contracts';
 import type { PoolClient } from 'pg';
 import { firstAdmin, loginAdmin } from '../../test/admin-helpers';
+import { aSupportRequest } from '../../test/builders';
 import { type Agent, browser } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
-const ticketData = {
-  businessName: 'Silver Spring Pediatrics',
-  contactName: 'Nora Ellis',
-  email: 'nora@silverspringpeds.example',
-  phone: '(301) 555-0118',
-  serviceCategory: 'networking',
-  issueDescription: 'The check-in tablets lose the clinic Wi-Fi every morning until someone restarts the router.',
-};
+const ticketData = aSupportRequest();
 
 /** How long the read side is held back in the test: far longer than a command that does not wait takes to answer. */
 const HOLD_MS = 1500;

@@ -1,6 +1,7 @@
 import { accountMessages, adminMessages, messages } from '@ppr/contracts';
 import request from 'supertest';
 import { firstAdmin, loginAdmin, newAdmin } from '../../test/admin-helpers';
+import { aSupportRequest } from '../../test/builders';
 import { browser, newCustomer, verifiedCustomer } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
@@ -35,17 +36,7 @@ describe('admin sessions: login, me, logout, change-password, the guard', () => 
       // A guest first, with a session (it registered an account) and a submitted ticket (granted by its own
       // cookie): the login must keep neither the session's id nor the ticket.
       const registered = await agent.post('/api/customer/register').send(newCustomer()).expect(201);
-      const guest = await agent
-        .post('/api/support-request')
-        .send({
-          businessName: 'Bethesda Tax Advisors',
-          contactName: 'Ana Ruiz',
-          email: 'ana@bethesdatax.example',
-          phone: '301-555-0199',
-          serviceCategory: 'windows',
-          issueDescription: 'Windows updates fail on three laptops with error 0x80070005.',
-        })
-        .expect(201);
+      const guest = await agent.post('/api/support-request').send(aSupportRequest()).expect(201);
       const before = sessionCookie(registered);
       expect(before).toBeDefined();
       const login = await agent

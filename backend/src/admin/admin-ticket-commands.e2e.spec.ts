@@ -9,19 +9,13 @@ import {
 } from '@ppr/contracts';
 import request from 'supertest';
 import { firstAdmin } from '../../test/admin-helpers';
+import { aSupportRequest } from '../../test/builders';
 import { type Agent, browser, verifiedCustomer } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { type PaymentGateway, PaymentGatewayUnavailableError } from '../payments/payment-gateway.port';
 import { PAYMENT_GATEWAY } from '../payments/payments.tokens';
 
-const ticketData = {
-  businessName: 'Capitol Hill Dental',
-  contactName: 'Maya Patel',
-  email: 'maya@capitolhilldental.example',
-  phone: '(202) 555-0143',
-  serviceCategory: 'networking',
-  issueDescription: 'The front desk printer and two workstations drop off the network every afternoon.',
-};
+const ticketData = aSupportRequest();
 const VISA = { cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: 2034, cvc: '123' };
 
 describe('admin ticket commands: each answers the ticket as the list shows it, 409 when the rules refuse', () => {

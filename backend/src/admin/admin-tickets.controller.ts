@@ -20,10 +20,11 @@ import {
   type ApiError,
   type TicketHistory,
   ticketIdParamSchema,
+  TICKET_NOT_FOUND,
 } from '@ppr/contracts';
 import type { Request } from 'express';
 import { OptionalZodBodyPipe, ZodBodyPipe } from '../common/zod-validation.pipe';
-import { AdminTicketsService, TICKET_NOT_FOUND } from './admin-tickets.service';
+import { AdminTicketsService } from './admin-tickets.service';
 import { AdminGuard, requireAdmin } from './admin.guard';
 import { ZodQueryPipe } from '../common/zod-query.pipe';
 

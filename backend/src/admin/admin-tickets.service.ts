@@ -20,6 +20,7 @@ import {
   type TicketHistory,
   ticketNotificationsStreamId,
   ticketStreamId,
+  TICKET_NOT_FOUND,
 } from '@ppr/contracts';
 import type { ReadDatabase } from '@ppr/projections';
 import type { Kysely } from 'kysely';
@@ -46,8 +47,6 @@ import { TicketIdListCache } from './queries/ticket-id-list-cache';
 
 /** A command on an existing ticket, as the tickets module takes it. */
 type TicketCommand = ConstructorParameters<typeof HandleTicketCommand>[1];
-
-export const TICKET_NOT_FOUND = 'Ticket not found';
 
 function nameOf(engineerId: number | null, names: ReadonlyMap<number, string>): string | null {
   return engineerId === null ? null : (names.get(engineerId) ?? null);

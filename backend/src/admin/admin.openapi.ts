@@ -92,6 +92,7 @@ type AdminOperation = Operation<keyof typeof schemas.requests, keyof typeof sche
 function command(
   method: 'post' | 'patch',
   action: string,
+  operationId: string,
   summary: string,
   body: keyof typeof schemas.requests,
   extra: Partial<AdminOperation> = {},
@@ -99,10 +100,11 @@ function command(
   return {
     method,
     path: `/api/admin/tickets/{id}/${action}`,
+    operationId,
+    auth: 'admin',
     tag: TAG,
     summary,
     body,
-    session: true,
     parameters: [ticketId],
     description: COMMAND,
     ...extra,
@@ -125,6 +127,8 @@ export const adminOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/admin/setup-status',
+      operationId: 'getAdminSetupStatus',
+      auth: 'public',
       tag: TAG,
       summary: 'Whether the one-time setup may still create the first admin',
       responses: { 200: { description: 'setupOpen: true until an admin exists', schema: 'AdminSetupStatus' } },
@@ -132,6 +136,8 @@ export const adminOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/admin/create',
+      operationId: 'createAdmin',
+      auth: 'setup-or-admin',
       tag: TAG,
       summary: 'Create the first admin (setup), or, logged in as an admin, a further admin',
       description:
@@ -148,6 +154,8 @@ export const adminOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/admin/login',
+      operationId: 'loginAdmin',
+      auth: 'public',
       tag: TAG,
       summary: 'Log in as an admin',
       body: 'AdminLogin',
@@ -164,14 +172,17 @@ export const adminOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/admin/me',
+      operationId: 'getAdminMe',
+      auth: 'admin',
       tag: TAG,
       summary: 'The logged-in admin',
-      session: true,
       responses: { 200: { description: 'The admin', schema: 'AdminUser' }, 401: NOT_LOGGED_IN },
     },
     {
       method: 'post',
       path: '/api/admin/logout',
+      operationId: 'logoutAdmin',
+      auth: 'optional-session',
       tag: TAG,
       summary: "End the admin's session (a customer's session is left alone)",
       responses: { 200: { description: adminMessages.loggedOut, schema: 'Message' }, 400: badRequest },
@@ -179,10 +190,11 @@ export const adminOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/admin/change-password',
+      operationId: 'changePassword',
+      auth: 'admin',
       tag: TAG,
       summary: "Change the admin's password; ends the admin's other sessions",
       body: 'AdminChangePassword',
-      session: true,
       description: "The current password is checked like a login attempt (counted on the admin's login counter).",
       responses: {
         200: { description: adminMessages.passwordChanged, schema: 'Message' },
@@ -194,12 +206,13 @@ export const adminOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/admin/tickets',
+      operationId: 'listAdminTickets',
+      auth: 'admin',
       tag: TAG,
       summary: 'The ticket list: filters, sorts, pages',
       description:
         'Every parameter is optional; an unknown parameter or a bad value is a 400 naming it. `status=all` (or empty) means any ' +
         'status, likewise `response`.',
-      session: true,
       parameters: [
         {
           name: 'page',
@@ -243,37 +256,45 @@ export const adminOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/admin/tickets/{id}',
+      operationId: 'getAdminTicket',
+      auth: 'admin',
       tag: TAG,
       summary: 'One ticket, as the list shows it',
-      session: true,
       parameters: [ticketId],
       responses: { 200: { description: 'The ticket', schema: 'AdminTicket' }, 401: NOT_LOGGED_IN, 404: TICKET_404 },
     },
     {
       method: 'get',
       path: '/api/admin/tickets/{id}/history',
+      operationId: 'getAdminTicketHistory',
+      auth: 'admin',
       tag: TAG,
       summary: "The ticket's audit history: every event, its actor, the values before and after (emails included)",
-      session: true,
       parameters: [ticketId],
       responses: { 200: { description: 'The timeline, oldest first', schema: 'TicketHistory' }, 401: NOT_LOGGED_IN, 404: TICKET_404 },
     },
-    command('patch', 'status', "Change the ticket's status", 'AdminStatusUpdate'),
-    command('post', 'mark-zero-cost', 'Waive the fee ($0 cost)', 'AdminWaiveFee', {
+    command('patch', 'status', 'setAdminTicketStatus', "Change the ticket's status", 'AdminStatusUpdate'),
+    command('post', 'mark-zero-cost', 'markZeroCost', 'Waive the fee ($0 cost)', 'AdminWaiveFee', {
       description: `${COMMAND} The body is optional; blank notes take the default.`,
     }),
-    command('post', 'mark-free-diagnostic', 'Waive the fee (free diagnostic)', 'AdminWaiveFee', {
+    command('post', 'mark-free-diagnostic', 'markFreeDiagnostic', 'Waive the fee (free diagnostic)', 'AdminWaiveFee', {
       description: `${COMMAND} The body is optional; blank notes take the default.`,
     }),
-    command('patch', 'payment', "Override the ticket's payment record", 'AdminPaymentUpdate'),
-    command('patch', 'notes', "Set the admin notes (shown to the customer as 'Technician Notes')", 'AdminNotesUpdate'),
-    command('post', 'assign', 'Assign an active engineer (or null to unassign)', 'AdminAssign', {
+    command('patch', 'payment', 'setAdminTicketPayment', "Override the ticket's payment record", 'AdminPaymentUpdate'),
+    command(
+      'patch',
+      'notes',
+      'setAdminTicketNotes',
+      "Set the admin notes (shown to the customer as 'Technician Notes')",
+      'AdminNotesUpdate',
+    ),
+    command('post', 'assign', 'assignAdminTicket', 'Assign an active engineer (or null to unassign)', 'AdminAssign', {
       responses: {
         400: badRequestOr(adminMessages.engineerNotFound),
         409: error(`${quoted(adminMessages.engineerInactive)}, or the ticket's rules refuse it (see the other commands)`),
       },
     }),
-    command('post', 'refund', 'Refund the fee in full through the payment gateway', 'AdminRefund', {
+    command('post', 'refund', 'refundAdminTicket', 'Refund the fee in full through the payment gateway', 'AdminRefund', {
       description:
         'The body is optional. Recorded on the ticket (with the admin as actor) when the gateway confirms it; otherwise the ' +
         "gateway's webhook records it later and the answer says 'pending'. A ticket already refunded answers 'refunded' again.",
@@ -286,9 +307,10 @@ export const adminOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/admin/engineers',
+      operationId: 'listEngineers',
+      auth: 'admin',
       tag: TAG,
       summary: 'The engineers',
-      session: true,
       parameters: [
         { name: 'active', in: 'query', description: 'Only active (true) or inactive (false) ones', schema: queryEnum(['true', 'false']) },
       ],
@@ -301,10 +323,11 @@ export const adminOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/admin/engineers',
+      operationId: 'createEngineer',
+      auth: 'admin',
       tag: TAG,
       summary: 'Add an engineer',
       body: 'CreateEngineer',
-      session: true,
       responses: {
         201: { description: 'The engineer', schema: 'Engineer' },
         400: badRequest,
@@ -315,10 +338,11 @@ export const adminOpenApi = defineOpenApiFragment({
     {
       method: 'patch',
       path: '/api/admin/engineers/{id}',
+      operationId: 'updateEngineer',
+      auth: 'admin',
       tag: TAG,
       summary: 'Deactivate (or reactivate) an engineer',
       body: 'UpdateEngineer',
-      session: true,
       parameters: [engineerId],
       responses: {
         200: { description: 'The engineer', schema: 'Engineer' },
@@ -330,9 +354,10 @@ export const adminOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/admin/projections',
+      operationId: 'getProjectionsStatus',
+      auth: 'admin',
       tag: TAG,
       summary: "Each read-side projection's checkpoint, lag and error, and the event store's head",
-      session: true,
       responses: { 200: { description: 'Projection status', schema: 'ProjectionsStatus' }, 401: NOT_LOGGED_IN },
     },
   ],

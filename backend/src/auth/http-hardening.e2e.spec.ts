@@ -4,21 +4,14 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { accountMessages, apiErrorSchema } from '@ppr/contracts';
 import request from 'supertest';
+import { aSupportRequest } from '../../test/builders';
 import { browser, count, lastEmail, newCustomer, tokenIn, VERIFY_LINK, verifiedCustomer } from '../../test/customer-helpers';
 import { createSiteApp, type SiteApp } from '../../test/site-app';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
 
-const ticket = {
-  businessName: 'Fairfax Family Dental',
-  contactName: 'Jordan Miles',
-  email: 'jordan@fairfaxdental.example',
-  phone: '(571) 555-0101',
-  address: '10 Main St, Fairfax, VA',
-  serviceCategory: 'cybersecurity',
-  issueDescription: 'Suspicious sign-in alerts on the reception workstation every morning.',
-};
+const ticket = aSupportRequest();
 
 const EVIL = 'https://evil.example';
 const WRITTEN = ['es_events', 'sessions', 'users', 'mail_messages'] as const;

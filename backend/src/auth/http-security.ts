@@ -11,6 +11,7 @@ import { csrfProtection } from './csrf.middleware';
 import { PassportService } from './passport.service';
 import { newSessionId } from './session-id';
 import { sessionSecrets } from './session-secret';
+import { keepSessionOnLoadFailure } from './session-load-failure';
 import { PgSessionStore } from './session-store';
 
 export const SESSION_COOKIE = 'ppr.sid';
@@ -163,7 +164,8 @@ export function securityHeaders(config: AppConfig, scriptHashes: readonly string
  * Installs, before any body parsing and route: the security headers (the CSP hashes the inline scripts of the
  * built site in `siteDir`, the folder the SPA module serves), the CSRF check, the session
  * (PostgreSQL store, HttpOnly, SameSite=Lax, Secure per sessionCookieSecure, a browser-session cookie that
- * the server ends after SESSION_IDLE_HOURS without a request) and passport. Sessions are only read and
+ * the server ends after SESSION_IDLE_HOURS without a request; one the store cannot read just now is a 503, never a
+ * logout) and passport. Sessions are only read and
  * written under /api (Express matches the mount path case-insensitively, as it routes).
  */
 export async function installHttpSecurity(app: INestApplication, options: { readonly siteDir: string }): Promise<void> {
@@ -175,17 +177,20 @@ export async function installHttpSecurity(app: INestApplication, options: { read
   app.use(csrfProtection({ trustedOrigins: [...(config.APP_BASE_URL ? [config.APP_BASE_URL] : []), ...config.TRUSTED_ORIGINS] }));
   app.use(
     '/api',
-    session({
-      name: SESSION_COOKIE,
-      // The first signs; a cookie signed by SESSION_SECRET_PREVIOUS is still accepted (a rotation).
-      secret: await sessionSecrets(config),
-      store,
-      genid: newSessionId,
-      resave: false,
-      saveUninitialized: false,
-      unset: 'destroy',
-      cookie: { httpOnly: true, sameSite: 'lax', secure: sessionCookieSecure(config), path: '/' },
-    }),
+    // A session the store cannot read just now is a 503 with Retry-After, never a logout (session-load-failure.ts).
+    keepSessionOnLoadFailure(
+      session({
+        name: SESSION_COOKIE,
+        // The first signs; a cookie signed by SESSION_SECRET_PREVIOUS is still accepted (a rotation).
+        secret: await sessionSecrets(config),
+        store,
+        genid: newSessionId,
+        resave: false,
+        saveUninitialized: false,
+        unset: 'destroy',
+        cookie: { httpOnly: true, sameSite: 'lax', secure: sessionCookieSecure(config), path: '/' },
+      }),
+    ),
     passport.initialize(),
     passport.session(),
   );

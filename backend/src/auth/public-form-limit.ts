@@ -3,8 +3,7 @@ import { HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { ApiError } from '@ppr/contracts';
 import type { Request } from 'express';
 import type { AppConfig } from '../config/config';
-import type { AppendGate } from '../event-store/event-store.port';
-import { hitThenGate, hitThenResult, type HitThenRow, type NestedRateLimitResult, type RateLimiter } from './rate-limiter';
+import type { NestedRateLimitResult, RateLimiter } from './rate-limiter';
 
 const HOUR_SECONDS = 3600;
 
@@ -70,24 +69,12 @@ export class PublicFormLimits {
 
   /** Counts one submission of `form`; past a limit a 429 with Retry-After (set on the response now). */
   async consume(form: string, request: Request): Promise<void> {
-    await this.gate(form, request).alone();
-  }
-
-  /**
-   * The same count as a gate for a new record's append (a support request's ticket): written in the append's
-   * statement where the store can (one commit for both), else on its own first. Refused, it throws the 429.
-   */
-  gate(form: string, request: Request): AppendGate {
     const address = clientAddressKey(request.ip);
     // The address's count, and everybody's only for submissions the address may make (one noisy address
     // cannot use up everybody's share): one statement.
     const own = { key: `form:${form}:${address}`, limit: this.config.PUBLIC_FORM_LIMIT_PER_HOUR };
     const all = { key: `form-global:${form}`, limit: this.config.PUBLIC_FORM_GLOBAL_LIMIT_PER_HOUR };
-    return {
-      sql: hitThenGate(own, all, HOUR_SECONDS),
-      settle: (row) => this.judge(form, address, request, hitThenResult(row as unknown as HitThenRow, own, all)),
-      alone: async () => this.judge(form, address, request, await this.limiter.hitThen(own, all, HOUR_SECONDS)),
-    };
+    this.judge(form, address, request, await this.limiter.hitThen(own, all, HOUR_SECONDS));
   }
 
   private judge(form: string, address: string, request: Request, { first: own, second: all }: NestedRateLimitResult): void {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { openReadSide, type ReadSide } from '../../test/read-side';
-import { hitThenGate, hitThenResult, type HitThenRow, RateLimiter } from './rate-limiter';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { RateLimiter } from './rate-limiter';
 
 const HOUR = 3600;
 
@@ -37,24 +38,18 @@ describe('RateLimiter', () => {
   onPostgres('never answers more than the window, even to a transaction that began before the window did', async () => {
     const key = `test:${randomUUID()}`;
     const other = { key: `test:${randomUUID()}`, limit: 10 };
-    // A transaction (a new ticket's append carries the gate) takes its now() first...
-    const early = await side.db.pool.connect();
-    try {
-      await early.query('BEGIN');
-      await early.query('SELECT now()');
+    // A transaction (a new ticket's, which counts the public form's limits) takes its now() first...
+    const kysely = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: side.db.pool }) });
+    const { first, second } = await kysely.transaction().execute(async (tx) => {
+      await sql`SELECT now()`.execute(tx);
       await new Promise((resolve) => setTimeout(resolve, 1100));
       // ...another request opens the window a second later and commits...
       await limiter.hit(key, 10, HOUR);
       // ...then the early transaction counts into that window: its now() is before the window's start.
-      const gate = hitThenGate({ key, limit: 10 }, other, HOUR);
-      const { rows } = await early.query<HitThenRow>(`WITH ${gate.ctes} ${gate.select}`, [...gate.values]);
-      await early.query('COMMIT');
-      const { first, second } = hitThenResult(rows[0]!, { key, limit: 10 }, other);
-      expect(first.hits).toBe(2);
-      expect(first.retryAfterSeconds).toBeLessThanOrEqual(HOUR);
-      expect(second?.retryAfterSeconds).toBeLessThanOrEqual(HOUR);
-    } finally {
-      early.release();
-    }
+      return limiter.hitThen({ key, limit: 10 }, other, HOUR, tx);
+    });
+    expect(first.hits).toBe(2);
+    expect(first.retryAfterSeconds).toBeLessThanOrEqual(HOUR);
+    expect(second?.retryAfterSeconds).toBeLessThanOrEqual(HOUR);
   });
 });

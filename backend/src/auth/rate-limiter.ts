@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Kysely, PostgresDialect, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
 
@@ -36,40 +37,46 @@ function result(row: { hits: number; retry: number }, limit: number): RateLimitR
   return { hits: row.hits, allowed: row.hits <= limit, retryAfterSeconds: Math.max(1, row.retry) };
 }
 
-/** The row of `hitThenGate`'s select. */
-export interface HitThenRow {
+/** `hitThen`'s row. */
+interface HitThenRow {
   readonly hits: number;
   readonly retry: number;
   readonly second_hits: number | null;
   readonly second_retry: number | null;
-  readonly allowed: boolean;
 }
 
 /**
- * `hitThen` as a gate (SqlGate): its upserts as CTEs and a select of both counts, `allowed` when both allow,
- * for a caller that writes the counts in the same statement as what they guard (a new ticket's append).
+ * `COUNT_ONE_MORE` for a kysely statement, the window bound as a parameter: one more hit in the current
+ * window, returning the hits and the seconds left (see COUNT_ONE_MORE).
  */
-export function hitThenGate(
+function countOneMore(windowSeconds: number): RawBuilder<unknown> {
+  const window = sql`make_interval(secs => ${windowSeconds})`;
+  return sql`ON CONFLICT (key) DO UPDATE SET
+         hits = CASE WHEN r.window_start <= now() - ${window} THEN 1 ELSE r.hits + 1 END,
+         window_start = CASE WHEN r.window_start <= now() - ${window} THEN now() ELSE r.window_start END
+       RETURNING hits, least(ceil(extract(epoch FROM (window_start + ${window} - now()))), ${windowSeconds}::int)::int AS retry`;
+}
+
+/**
+ * `RateLimiter.hitThen` as one kysely statement on `db`: the limiter's own (a statement of its own), or a
+ * caller's transaction (a new ticket's, whose append follows in it). Each upsert takes its row's lock until
+ * the statement's transaction ends, so parallel callers see distinct counts, and every caller locks `first`
+ * before `second`: no deadlock.
+ */
+async function hitThenIn(
+  db: Kysely<unknown>,
   first: RateLimitKey,
   second: RateLimitKey,
   windowSeconds: number,
-): { readonly ctes: string; readonly select: string; readonly values: readonly unknown[] } {
-  return {
-    ctes: `first_hit AS (
-         INSERT INTO rate_limits AS r (key, window_start, hits) VALUES ($1, now(), 1) ${COUNT_ONE_MORE}
+): Promise<NestedRateLimitResult> {
+  const { rows } = await sql<HitThenRow>`WITH first_hit AS (
+         INSERT INTO rate_limits AS r (key, window_start, hits) VALUES (${first.key}, now(), 1) ${countOneMore(windowSeconds)}
        ), second_hit AS (
          INSERT INTO rate_limits AS r (key, window_start, hits)
-         SELECT $3, now(), 1 FROM first_hit WHERE first_hit.hits <= $4::int ${COUNT_ONE_MORE}
-       )`,
-    select: `SELECT f.hits, f.retry, s.hits AS second_hits, s.retry AS second_retry,
-         coalesce(f.hits <= $4::int AND s.hits <= $5::int, false) AS allowed
-         FROM first_hit f LEFT JOIN second_hit s ON true`,
-    values: [first.key, windowSeconds, second.key, first.limit, second.limit],
-  };
-}
-
-/** What `hitThenGate`'s row says. */
-export function hitThenResult(row: HitThenRow, first: RateLimitKey, second: RateLimitKey): NestedRateLimitResult {
+         SELECT ${second.key}, now(), 1 FROM first_hit WHERE first_hit.hits <= ${first.limit}::int ${countOneMore(windowSeconds)}
+       )
+       SELECT f.hits, f.retry, s.hits AS second_hits, s.retry AS second_retry FROM first_hit f LEFT JOIN second_hit s ON true`.execute(db);
+  const row = rows[0]!;
   return {
     first: result(row, first.limit),
     second: row.second_hits === null ? null : result({ hits: row.second_hits, retry: row.second_retry ?? 0 }, second.limit),
@@ -87,7 +94,12 @@ export function hitThenResult(row: HitThenRow, first: RateLimitKey, second: Rate
  */
 @Injectable()
 export class RateLimiter {
-  constructor(@Inject(DATABASE) private readonly db: Database) {}
+  /** For `hitThen` (never destroyed: that would end the pool, which is the app's). */
+  private readonly kysely: Kysely<unknown>;
+
+  constructor(@Inject(DATABASE) private readonly db: Database) {
+    this.kysely = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: db.pool }) });
+  }
 
   /**
    * Counts (reserves) one attempt for the key and says whether it may go ahead: allowed while the window
@@ -107,12 +119,11 @@ export class RateLimiter {
    * Two counters in one statement (one round trip, one commit): `first`, and `second` only when `first`
    * allows the attempt (a public form's address, then everybody's share: one noisy address cannot use up
    * the shared one). Both rows are locked in that order by every caller, so parallel calls cannot
-   * deadlock, and each one sees distinct counts as with `hit`.
+   * deadlock, and each one sees distinct counts as with `hit`. In `tx` when given (a caller's transaction:
+   * the counts commit with what they guard, and their rows stay locked until then).
    */
-  async hitThen(first: RateLimitKey, second: RateLimitKey, windowSeconds: number): Promise<NestedRateLimitResult> {
-    const gate = hitThenGate(first, second, windowSeconds);
-    const { rows } = await this.db.pool.query<HitThenRow>(`WITH ${gate.ctes} ${gate.select}`, [...gate.values]);
-    return hitThenResult(rows[0]!, first, second);
+  hitThen(first: RateLimitKey, second: RateLimitKey, windowSeconds: number, tx?: Kysely<unknown>): Promise<NestedRateLimitResult> {
+    return hitThenIn(tx ?? this.kysely, first, second, windowSeconds);
   }
 
   /**

@@ -11,20 +11,14 @@ import {
   type TicketGrantsConfig,
   ticketGrantsKey,
 } from './ticket-grants';
+import { TEST_SESSION_SECRET, TEST_TICKET_GRANTS_CONFIG } from '../../test/builders';
 
-const SECRET = 'a-session-secret-of-at-least-32-characters';
+const SECRET = TEST_SESSION_SECRET;
 const KEY = ticketGrantsKey(SECRET);
 const NOW = new Date('2026-11-25T12:00:00Z');
 const LATER = new Date(NOW.getTime() + 3_600_000);
 
-const config: TicketGrantsConfig = {
-  SESSION_SECRET: SECRET,
-  SESSION_SECRET_PREVIOUS: undefined,
-  DATA_DIR: 'memory',
-  SESSION_IDLE_HOURS: 24,
-  NODE_ENV: 'test',
-  APP_BASE_URL: undefined,
-};
+const config: TicketGrantsConfig = TEST_TICKET_GRANTS_CONFIG;
 
 interface SetCookie {
   readonly name: string;

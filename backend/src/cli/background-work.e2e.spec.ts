@@ -1,5 +1,6 @@
 import type { CampaignStatus } from '@ppr/contracts';
 import { firstAdmin, loginAdmin } from '../../test/admin-helpers';
+import { aSupportRequest } from '../../test/builders';
 import { type Agent, browser } from '../../test/customer-helpers';
 import { startTestSmtp, type TestSmtpServer, waitFor } from '../../test/smtp-server';
 import { openTestApp, sharedTestDatabase, type TestApp } from '../../test/test-app';
@@ -14,14 +15,7 @@ import { runPageViewsCli } from './page-views';
 import { runPaymentsCli } from './payments';
 
 const customer = `maya.${Date.now().toString(36)}@capitolhilldental.example`;
-const ticketData = {
-  businessName: 'Capitol Hill Dental',
-  contactName: 'Maya Patel',
-  email: customer,
-  phone: '(202) 555-0143',
-  serviceCategory: 'networking',
-  issueDescription: 'The front desk printer and two workstations drop off the network every afternoon.',
-};
+const ticketData = aSupportRequest({ email: customer });
 const reader = (i: number): string => `reader${i}@list.example`;
 /** Batches are of 50: one is sent while the app runs, the last 10 are left for the next batch. */
 const READERS = 60;

@@ -87,74 +87,98 @@ const positiveInt = (fallback: number, max: number) =>
     .max(max, `must be at most ${max}`)
     .default(fallback);
 
-/** Every setting the product reads from the environment. */
+/**
+ * Every setting the product reads from the environment. Each field's `.describe()` text is its documentation:
+ * docs/configuration.md is generated from this schema (`npm run docs:config --workspace backend`).
+ */
 export const configSchema = z
   .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    NODE_ENV: z
+      .enum(['development', 'production', 'test'])
+      .default('development')
+      .describe(
+        '`development`, `production` or `test`. `production` requires `SESSION_SECRET`, `APP_BASE_URL` (and `TRUST_PROXY` when it is https) and `SMTP_URL` or `MAIL_CAPTURE=true`, and takes no payments without Stripe keys unless `PAYMENT_GATEWAY=simulated`.',
+      ),
     PORT: z.coerce
       .number({ error: 'must be a port number' })
       .int('must be a port number')
       .min(0, 'must be between 0 and 65535')
       .max(65535, 'must be between 0 and 65535')
-      .default(3000),
-    HOST: z.string().trim().min(1).default('0.0.0.0'),
-    LOG_LEVEL: z.enum(LOG_LEVELS).default('log'),
-    /** A PostgreSQL server; without it the embedded database under DATA_DIR is used. */
-    DATABASE_URL: optionalUrl(['postgres:', 'postgresql:'], 'postgres://user:password@localhost:5432/app'),
-    /** Schema to work in on that server (tests use one schema each). */
+      .default(3000)
+      .describe('The port the server listens on (`0`: any free port).'),
+    HOST: z.string().trim().min(1).default('0.0.0.0').describe('The address the server listens on.'),
+    LOG_LEVEL: z
+      .enum(LOG_LEVELS)
+      .default('log')
+      .describe(
+        'The least severe level written to the log: `fatal`, `error`, `warn`, `log`, `debug` or `verbose` (the command-line tools log `warn` and above unless it is set).',
+      ),
+    DATABASE_URL: optionalUrl(['postgres:', 'postgresql:'], 'postgres://user:password@localhost:5432/app').describe(
+      'A PostgreSQL server, e.g. `postgres://app:app@localhost:5432/app`, for the read tables, accounts, sessions, and for events unless `EVENTSTORE_URL` is set; unset, the embedded database under `DATA_DIR` is used. Statements run as named prepared statements: behind PgBouncer in transaction mode, set its `max_prepared_statements` (1.21 or later).',
+    ),
     DATABASE_SCHEMA: z
       .string()
       .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lowercase SQL identifier')
-      .optional(),
-    DATABASE_POOL_SIZE: positiveInt(10, 200),
-    /** EventStoreDB; without it events are stored in PostgreSQL (DATABASE_URL or embedded). */
-    EVENTSTORE_URL: optionalUrl(['esdb:', 'esdb+discover:', 'kurrentdb:', 'kurrent:'], 'esdb://localhost:2113?tls=false'),
-    /** Folder of the embedded database; `memory` keeps it in memory only (nothing survives a restart). */
-    DATA_DIR: z.string().trim().min(1).default('./data'),
-    /** How long a live subscriber waits at most before it looks for new events unprompted. */
-    EVENT_STORE_POLL_MS: positiveInt(500, 60000),
-    /** Emails and contact names whose diagnostic fee is waived (comma-separated, case-insensitive). */
-    FEE_WAIVER_EMAILS: commaList,
-    FEE_WAIVER_NAMES: commaList,
-    /** Longest a command endpoint waits for the read tables to show its change before it answers. */
-    READ_YOUR_WRITES_TIMEOUT_MS: positiveInt(2000, 60000),
-    /** Largest JSON body accepted, in bytes. */
-    BODY_LIMIT_BYTES: positiveInt(100 * 1024, 20 * 1024 * 1024),
-    /**
-     * Signs the session cookie. Required in production (at least 32 characters); elsewhere a random secret is
-     * generated once into DATA_DIR/session-secret (mode 0600; never into the database that holds the sessions),
-     * so sessions survive a restart without any configuration.
-     */
+      .optional()
+      .describe(
+        "The schema to work in on the `DATABASE_URL` server, created if missing (a lowercase SQL identifier; each test file uses one of its own); unset, the server's `search_path`.",
+      ),
+    DATABASE_POOL_SIZE: positiveInt(10, 200).describe(
+      "Connections in the app's pool on the `DATABASE_URL` server (at most 200); the event listener and the background workers' locks hold a few more of their own. The embedded database always has one.",
+    ),
+    EVENTSTORE_URL: optionalUrl(['esdb:', 'esdb+discover:', 'kurrentdb:', 'kurrent:'], 'esdb://localhost:2113?tls=false').describe(
+      'EventStoreDB, e.g. `esdb://localhost:2113?tls=false`: events go there; unset, events are stored in PostgreSQL (`DATABASE_URL` or the embedded database).',
+    ),
+    DATA_DIR: z
+      .string()
+      .trim()
+      .min(1)
+      .default('./data')
+      .describe(
+        'Folder of the embedded database and of the generated session secret; `memory` keeps the database in memory only (nothing survives a restart).',
+      ),
+    EVENT_STORE_POLL_MS: positiveInt(500, 60000).describe(
+      'Longest wait of a live subscriber, in milliseconds, before it looks for new events unprompted.',
+    ),
+    FEE_WAIVER_EMAILS: commaList.describe('Comma-separated email addresses whose diagnostic fee is waived (case-insensitive).'),
+    FEE_WAIVER_NAMES: commaList.describe('Comma-separated contact names whose diagnostic fee is waived (case-insensitive).'),
+    READ_YOUR_WRITES_TIMEOUT_MS: positiveInt(2000, 60000).describe(
+      'Longest a command endpoint waits, in milliseconds, for the read tables to show its change before it answers anyway.',
+    ),
+    BODY_LIMIT_BYTES: positiveInt(100 * 1024, 20 * 1024 * 1024).describe('Largest JSON request body, in bytes (a larger one is a 413).'),
+    SHUTDOWN_GRACE_MS: positiveInt(10_000, 10 * 60_000).describe(
+      'On SIGTERM or SIGINT, how long the requests in flight may take to finish, in milliseconds, before their connections are cut. Readiness is 503 from the signal on; the background workers stop afterwards, an email being sent getting 5 s more.',
+    ),
     SESSION_SECRET: z
       .string()
       .optional()
       .transform((value) => (value === '' ? undefined : value))
-      .refine((value) => value === undefined || value.length >= 32, 'must be at least 32 characters'),
-    /**
-     * The session secret before the current one, during a rotation: session cookies it signed, the guest's ticket
-     * cookies and the webhook secrets sealed under it are still accepted (the webhook secrets are sealed again
-     * under the current one at start); only the current one signs and seals.
-     */
+      .refine((value) => value === undefined || value.length >= 32, 'must be at least 32 characters')
+      .describe(
+        "Signs session cookies (and, through keys derived from it, the guest's ticket cookie and the sealing of webhook secrets). Required in production (at least 32 characters), and wherever several machines share one database. Unset elsewhere, a random secret is generated once into `DATA_DIR/session-secret` (mode 0600; never into the database that holds the sessions; per process with `DATA_DIR=memory`).",
+      ),
     SESSION_SECRET_PREVIOUS: z
       .string()
       .optional()
       .transform((value) => (value === '' ? undefined : value))
-      .refine((value) => value === undefined || value.length >= 32, 'must be at least 32 characters'),
-    /** A session ends after this many hours without a request. */
-    SESSION_IDLE_HOURS: positiveInt(24, 24 * 90),
-    /** A session ends this many hours after it began (the login), however active it has been. */
-    SESSION_ABSOLUTE_HOURS: positiveInt(24 * 7, 24 * 365),
-    /** The site's public address, used in links sent by email (verification, password reset, unsubscribe). */
-    APP_BASE_URL: optionalUrl(['http:', 'https:'], 'https://www.example.com'),
-    /** Other origins whose pages may call the API (for example a frontend dev server), comma-separated. */
-    TRUSTED_ORIGINS: commaList,
-    /**
-     * The reverse proxies whose X-Forwarded-* headers are believed (client address for rate limits, https for
-     * the Secure cookie and HSTS). Default: none (test runs: loopback, where the tests play clients through
-     * X-Forwarded-For). Use trustedProxies(config) for the effective value.
-     */
-    TRUST_PROXY: trustProxy,
-    /** Stripe's publishable key; when set, the pages' CSP admits Stripe's script and frames. */
+      .refine((value) => value === undefined || value.length >= 32, 'must be at least 32 characters')
+      .describe(
+        "During a rotation, the session secret before the current one: session cookies, guests' ticket cookies and webhook secrets it signed or sealed are still accepted (webhook secrets are sealed again under the current one at start); only `SESSION_SECRET` signs and seals. Drop it once the old cookies have expired (`SESSION_ABSOLUTE_HOURS`). After a leak of the old secret, rotate without it: everyone logs in again, and webhook endpoints are disabled until registered again.",
+      ),
+    SESSION_IDLE_HOURS: positiveInt(24, 24 * 90).describe('A session ends after this many hours without a request.'),
+    SESSION_ABSOLUTE_HOURS: positiveInt(24 * 7, 24 * 365).describe(
+      'A session ends this many hours after it began (the login), however active it has been.',
+    ),
+    APP_BASE_URL: optionalUrl(['http:', 'https:'], 'https://www.example.com').describe(
+      "The site's public address, used in links sent by email (verification, password reset, unsubscribe, the staff alert's ticket link). Required in production, where its scheme decides whether the session cookie is Secure.",
+    ),
+    TRUSTED_ORIGINS: commaList.describe(
+      'Other origins whose pages may send mutations to the API (for example a frontend dev server), comma-separated.',
+    ),
+    // Use trustedProxies(config) for the effective value (loopback in test runs).
+    TRUST_PROXY: trustProxy.describe(
+      'The reverse proxies whose `X-Forwarded-For`, `-Proto` and `-Host` headers are believed (the client address for rate limits, https for the Secure cookie and HSTS): `none`, a hop count (`1`), or a comma-separated list of `loopback`, `linklocal`, `uniquelocal`, addresses and CIDR ranges (`10.0.0.0/8, 192.168.1.5`); `true` is refused. Unset: nobody (`loopback` when `NODE_ENV=test`, where the tests play clients through X-Forwarded-For). Production with an https `APP_BASE_URL` requires it.',
+    ),
     STRIPE_PUBLISHABLE_KEY: z
       .string()
       .trim()
@@ -163,17 +187,17 @@ export const configSchema = z
       .refine(
         (value) => value === undefined || /^pk_(test|live)_[A-Za-z0-9]+$/.test(value),
         'must be a Stripe publishable key (pk_test_... or pk_live_...)',
+      )
+      .describe(
+        "Stripe's publishable key (`pk_test_…` or `pk_live_…`), for the card form; when set, the pages' Content-Security-Policy admits Stripe's script, frames and API.",
       ),
-    /**
-     * The payment gateway: `stripe` or `simulated` (test mode, no network, no real charge). Default: stripe when
-     * STRIPE_SECRET_KEY is set; otherwise simulated, except in production, where payments are then unavailable
-     * (a 503) until Stripe is configured or PAYMENT_GATEWAY=simulated says a demo is meant.
-     */
     PAYMENT_GATEWAY: z
       .enum(['stripe', 'simulated', ''], { error: 'must be stripe or simulated' })
       .optional()
-      .transform((value) => (value === '' ? undefined : value)),
-    /** Stripe's secret API key (sk_... or a restricted rk_... key); selects the stripe gateway. */
+      .transform((value) => (value === '' ? undefined : value))
+      .describe(
+        '`stripe` or `simulated` (test mode: no network, no real charge). Unset: `stripe` when `STRIPE_SECRET_KEY` is set, else `simulated`, except in production, where payments then answer 503 until Stripe is configured or `PAYMENT_GATEWAY=simulated` says a demo is meant.',
+      ),
     STRIPE_SECRET_KEY: z
       .string()
       .trim()
@@ -182,8 +206,10 @@ export const configSchema = z
       .refine(
         (value) => value === undefined || /^(sk|rk)_(test|live)_[A-Za-z0-9]+$/.test(value),
         'must be a Stripe secret key (sk_test_..., sk_live_..., or rk_...)',
+      )
+      .describe(
+        "Stripe's secret API key (`sk_…`, or a restricted `rk_…` key). It selects the stripe gateway, which then requires all three Stripe keys (test and live keys not mixed).",
       ),
-    /** The signing secret of the webhook endpoint (whsec_...); the simulated gateway signs with it too when set. */
     STRIPE_WEBHOOK_SECRET: z
       .string()
       .trim()
@@ -192,81 +218,88 @@ export const configSchema = z
       .refine(
         (value) => value === undefined || /^whsec_[A-Za-z0-9+/=_-]{8,}$/.test(value),
         'must be a Stripe webhook signing secret (whsec_...)',
+      )
+      .describe(
+        'The signing secret of the Stripe webhook endpoint (`whsec_…`). The simulated gateway signs its webhooks with it too or, unset, with a secret generated once and kept in the database.',
       ),
-    /** Stripe's API address (tests point it at a local stand-in); the only host payment calls may go to. */
-    STRIPE_API_BASE_URL: optionalUrl(['https:', 'http:'], 'https://api.stripe.com'),
-    /** An intent still unpaid in our records after this many minutes is checked with the gateway (a lost webhook). */
-    PAYMENTS_RECONCILE_AFTER_MINUTES: positiveInt(10, 7 * 24 * 60),
-    /** How often the reconciler runs in the app. */
-    PAYMENTS_RECONCILE_INTERVAL_MINUTES: positiveInt(5, 24 * 60),
-    /**
-     * Without SMTP_URL in production: `true` says on purpose that emails stay in the mail log table only (and
-     * their text, which holds tokens, is never written to the process log).
-     */
+    STRIPE_API_BASE_URL: optionalUrl(['https:', 'http:'], 'https://api.stripe.com').describe(
+      "Stripe's API address, `https://api.stripe.com` when unset: the only address payment calls may go to (tests point it at a local stand-in; https in production).",
+    ),
+    PAYMENTS_RECONCILE_AFTER_MINUTES: positiveInt(10, 7 * 24 * 60).describe(
+      'An intent still unrecorded this many minutes after its creation is checked with the gateway (a lost webhook).',
+    ),
+    PAYMENTS_RECONCILE_INTERVAL_MINUTES: positiveInt(5, 24 * 60).describe('How often the payment reconciler runs in the app, in minutes.'),
     MAIL_CAPTURE: z
       .enum(['true', 'false', ''], { error: 'must be true or false' })
       .optional()
-      .transform((value) => value === 'true'),
-    /** An SMTP server (smtp:// or smtps://); without it every email is recorded in the mail log and logged. */
-    SMTP_URL: optionalUrl(['smtp:', 'smtps:'], 'smtp://user:password@mail.example.com:587'),
-    /** The sender of every email. */
-    MAIL_FROM: z.string().trim().min(3).default('Potomac PC Repair <no-reply@localhost>'),
-    /** Staff addresses told at once of new paid tickets and contact messages (comma-separated; optional). */
-    STAFF_ALERT_EMAILS: commaList.refine(
-      (list) => list.every((email) => z.email().safeParse(email).success),
-      'must be email addresses separated by commas',
+      .transform((value) => value === 'true')
+      .describe(
+        '`true`: in production without `SMTP_URL`, keep emails in the mail log table only, on purpose (their text, which holds tokens, is never written to the process log).',
+      ),
+    SMTP_URL: optionalUrl(['smtp:', 'smtps:'], 'smtp://user:password@mail.example.com:587').describe(
+      "An SMTP server (`smtp://` or `smtps://`; a pool of 5 connections). Unset, the app still runs and every message is captured in the mail log table and logged (ticket emails appear as sent in the admin's email log); required in production unless `MAIL_CAPTURE=true`.",
     ),
-    /** Attempts at one ticket email or staff alert before it stays failed (the admin may resend it). */
-    NOTIFICATION_MAX_ATTEMPTS: positiveInt(5, 20),
-    /** Wait before the first retry of a failed ticket email, doubled at each further retry. */
-    NOTIFICATION_RETRY_BASE_MS: positiveInt(5000, 3_600_000),
-    /**
-     * Pause between two batches of a marketing campaign, in milliseconds. The default follows SPEC section 9's
-     * note (50 every 15 minutes), which keeps a small mail server's hourly sending limits; 0 sends without pause.
-     */
+    MAIL_FROM: z.string().trim().min(3).default('Potomac PC Repair <no-reply@localhost>').describe('The sender of every email.'),
+    STAFF_ALERT_EMAILS: commaList
+      .refine((list) => list.every((email) => z.email().safeParse(email).success), 'must be email addresses separated by commas')
+      .describe(
+        'Comma-separated staff addresses emailed at once about new contact messages (Reply-To the visitor) and every newly paid or waived ticket (its summary and a link to `APP_BASE_URL/admin/dashboard?ticket={id}`). Unset, contact messages are only stored and listed for admins, and no staff alert is sent.',
+      ),
+    NOTIFICATION_MAX_ATTEMPTS: positiveInt(5, 20).describe(
+      'Attempts at one ticket email or staff alert before it stays failed (shown in the email log; an admin may resend it).',
+    ),
+    NOTIFICATION_RETRY_BASE_MS: positiveInt(5000, 3_600_000).describe(
+      'Wait before the first retry of a failed ticket email or staff alert, in milliseconds, doubled at each further retry.',
+    ),
     MARKETING_BATCH_PAUSE_MS: z.coerce
       .number({ error: 'must be a whole number of milliseconds' })
       .int('must be a whole number of milliseconds')
       .min(0, 'must be at least 0')
       .max(24 * 3600 * 1000, 'must be at most one day')
-      .default(15 * 60 * 1000),
-    /** Failed logins for one account within the window before it is refused with a 429. */
-    LOGIN_MAX_FAILURES_PER_ACCOUNT: positiveInt(5, 1000),
-    /** Login attempts from one address within the window before it is refused with a 429. */
-    LOGIN_MAX_ATTEMPTS_PER_ADDRESS: positiveInt(20, 100000),
-    LOGIN_WINDOW_MINUTES: positiveInt(15, 24 * 60),
-    /**
-     * Submissions of each public form (support request, registration, password reset) from one client address
-     * per hour; past it a 429 with Retry-After. An operator raises it for a load test.
-     */
-    PUBLIC_FORM_LIMIT_PER_HOUR: positiveInt(10, 1_000_000),
-    /** Submissions of each public form from all addresses together per hour: bounds the writes a botnet can make. */
-    PUBLIC_FORM_GLOBAL_LIMIT_PER_HOUR: positiveInt(500, 10_000_000),
-    /** How long an Idempotency-Key of POST /api/support-request is remembered (a retry within it gets the same ticket). */
-    IDEMPOTENCY_KEY_HOURS: positiveInt(24, 24 * 7),
-    VERIFICATION_TOKEN_HOURS: positiveInt(48, 24 * 30),
-    RESET_TOKEN_MINUTES: positiveInt(60, 24 * 60),
-    /**
-     * `true` lets webhooks go to private, loopback, link-local and unique-local addresses (a receiver on the
-     * same machine or network). Off by default: an admin's webhook URL must not reach internal services (SSRF).
-     */
+      .default(15 * 60 * 1000)
+      .describe(
+        "Pause between two batches of a marketing campaign (50 recipients, 20 when the content is over 200 KB), in milliseconds. The default, 15 minutes, follows SPEC section 9's note (50 every 15 minutes) and keeps a small mail server's hourly sending limits; `0` sends without pause.",
+      ),
+    LOGIN_MAX_FAILURES_PER_ACCOUNT: positiveInt(5, 1000).describe(
+      'Failed logins of one account (customer or admin) within `LOGIN_WINDOW_MINUTES` before every login to it, even with the right password, is refused with a 429 until the window ends (`npm run admins -- unlock` clears it for an admin).',
+    ),
+    LOGIN_MAX_ATTEMPTS_PER_ADDRESS: positiveInt(20, 100000).describe(
+      'Login attempts from one client address within `LOGIN_WINDOW_MINUTES` before it is refused with a 429.',
+    ),
+    LOGIN_WINDOW_MINUTES: positiveInt(15, 24 * 60).describe('The window of both login limits, in minutes.'),
+    PUBLIC_FORM_LIMIT_PER_HOUR: positiveInt(10, 1_000_000).describe(
+      'Submissions of each public form (support request, registration, password reset, contact, unsubscribe by typed address, a pre-ticket payment intent) from one client address per hour; past it a 429 with Retry-After. Raise it and the global limit for a load test.',
+    ),
+    PUBLIC_FORM_GLOBAL_LIMIT_PER_HOUR: positiveInt(500, 10_000_000).describe(
+      'Submissions of each public form from all addresses together per hour (bounds the writes a botnet can make); past it a 429 with Retry-After.',
+    ),
+    IDEMPOTENCY_KEY_HOURS: positiveInt(24, 24 * 7).describe(
+      'How long the `Idempotency-Key` of `POST /api/support-request` is remembered: a retry with the same key within it gets the same ticket.',
+    ),
+    VERIFICATION_TOKEN_HOURS: positiveInt(48, 24 * 30).describe('How long an email-verification link works, in hours.'),
+    RESET_TOKEN_MINUTES: positiveInt(60, 24 * 60).describe('How long a password-reset link works, in minutes.'),
     WEBHOOK_ALLOW_PRIVATE_URLS: z
       .enum(['true', 'false', ''], { error: 'must be true or false' })
       .optional()
-      .transform((value) => value === 'true'),
-    /** First webhook retry delay; each further retry waits twice as long (at most 12 hours). */
-    WEBHOOK_RETRY_BASE_MS: positiveInt(30_000, 3_600_000),
-    /** How long a failing webhook delivery keeps being retried before it is marked failed. */
-    WEBHOOK_RETRY_HOURS: positiveInt(72, 24 * 30),
-    /** Longest a webhook receiver may take to answer (connect to last byte). */
-    WEBHOOK_TIMEOUT_MS: positiveInt(10_000, 120_000),
-    /** How often the event feed sends a heartbeat comment (keeps proxies from closing an idle stream). */
-    INTEGRATIONS_HEARTBEAT_SECONDS: positiveInt(15, 300),
-    /**
-     * Most event streams one integration key, admin or customer may have open at once on one instance (each
-     * open stream is a live subscriber woken by every event): more are refused with a 429.
-     */
-    EVENT_STREAMS_PER_CLIENT: positiveInt(10, 1000),
+      .transform((value) => value === 'true')
+      .describe(
+        "`true` lets webhooks go to private, loopback, link-local and unique-local addresses (a receiver on the same machine or network). Off, such URLs are refused when registered and again at every send: an admin's webhook URL must not reach internal services (SSRF).",
+      ),
+    WEBHOOK_RETRY_BASE_MS: positiveInt(30_000, 3_600_000).describe(
+      'Wait before the first webhook retry, in milliseconds; each further retry waits twice as long (at most 12 hours).',
+    ),
+    WEBHOOK_RETRY_HOURS: positiveInt(72, 24 * 30).describe(
+      'How long a failing webhook delivery keeps being retried, in hours, before it is marked failed.',
+    ),
+    WEBHOOK_TIMEOUT_MS: positiveInt(10_000, 120_000).describe(
+      'Longest a webhook receiver may take to answer (connect to last byte), in milliseconds.',
+    ),
+    INTEGRATIONS_HEARTBEAT_SECONDS: positiveInt(15, 300).describe(
+      'How often the event feeds send a heartbeat comment, in seconds (keeps proxies from closing an idle stream; each heartbeat also checks that the key or session still holds).',
+    ),
+    EVENT_STREAMS_PER_CLIENT: positiveInt(10, 1000).describe(
+      'Most event streams one integration key, admin or customer may have open at once on one instance (each open stream is a live subscriber woken by every event); more are refused with a 429.',
+    ),
   })
   .superRefine((config, context) => {
     paymentConfigIssues(config).forEach((issue) => context.addIssue({ code: 'custom', ...issue }));

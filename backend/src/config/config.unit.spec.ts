@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from './config';
 describe('configuration', () => {
   it('runs with no configuration at all on the embedded defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ PORT: 3000, DATA_DIR: './data', NODE_ENV: 'development' });
+    expect(config).toMatchObject({ PORT: 3000, DATA_DIR: './data', NODE_ENV: 'development', SHUTDOWN_GRACE_MS: 10_000 });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.EVENTSTORE_URL).toBeUndefined();
   });
@@ -26,6 +26,9 @@ describe('configuration', () => {
     [{ EVENTSTORE_URL: 'not a url' }, 'EVENTSTORE_URL'],
     [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ SHUTDOWN_GRACE_MS: '0' }, 'SHUTDOWN_GRACE_MS'],
+    [{ SHUTDOWN_GRACE_MS: '10s' }, 'SHUTDOWN_GRACE_MS'],
+    [{ SHUTDOWN_GRACE_MS: '3600000' }, 'SHUTDOWN_GRACE_MS'],
   ])('stops on %j with a message naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${variable}: `));

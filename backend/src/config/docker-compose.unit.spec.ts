@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { Script } from 'node:vm';
 import { sessionCookieSecure } from '../auth/http-security';
 import { ConfigError, loadConfig, trustedProxies } from './config';
 
@@ -65,6 +66,24 @@ describe('docker-compose.yml (findings 7 and 13)', () => {
   it('refuses an https address without a trusted proxy, and accepts it with one', () => {
     expect(() => appConfig({ ...OPERATOR, APP_BASE_URL: 'https://shop.example' })).toThrow(ConfigError);
     expect(sessionCookieSecure(appConfig({ ...OPERATOR, APP_BASE_URL: 'https://shop.example', TRUST_PROXY: '172.16.0.0/12' }))).toBe(true);
+  });
+
+  it('calls the app healthy only while it takes traffic, and lets its shutdown finish before the SIGKILL', () => {
+    const app = service('app');
+    // The test's items, as written (a block sequence: CMD, node, -e, the script).
+    const items: string[] = [];
+    for (const line of app.slice(app.indexOf('      test:') + 1)) {
+      if (!line.startsWith('        - ')) break;
+      items.push(line.replace(/^\s+- /, '').replace(/^"(.*)"$/, '$1'));
+    }
+    expect(items.slice(0, 3)).toEqual(['CMD', 'node', '-e']);
+    expect(items[3]).toContain("fetch('http://127.0.0.1:3000/api/health/ready')");
+    // A script node can run (it parses), in an image that has node (and no curl).
+    expect(() => new Script(items[3]!)).not.toThrow();
+    expect(readFileSync(path.resolve(__dirname, '../../../Dockerfile'), 'utf8')).toMatch(/^FROM node:\S+$/m);
+    // SIGTERM, the HTTP drain (SHUTDOWN_GRACE_MS), then the workers' stop (an email in flight: 5 s more).
+    const stopGrace = /^\s+stop_grace_period: (\d+)s$/.exec(app.find((line) => /stop_grace_period/.test(line)) ?? '');
+    expect(Number(stopGrace?.[1]) * 1000).toBeGreaterThan(appConfig(OPERATOR).SHUTDOWN_GRACE_MS + 5_000);
   });
 
   it('publishes neither database, and the rest only on loopback', () => {

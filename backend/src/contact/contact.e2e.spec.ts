@@ -67,6 +67,19 @@ describe('contact messages', () => {
       expect(mail.parsed.html).toContain('&lt;every&gt;');
       expect(mail.parsed.headers.has('list-unsubscribe')).toBe(false);
     }
+    // Each alert is a job of the email outbox, written with the message (a crash after the answer loses none),
+    // recorded as sent once, with one Message-ID per recipient that a repeated delivery would carry again.
+    const jobs = await waitFor(async () => {
+      const { rows: found } = await t.db.pool.query<{ to_address: string; status: string; reply_to: string; message_id: string }>(
+        `SELECT to_address, status, reply_to, message_id FROM notification_jobs WHERE idempotency_key LIKE $1 ORDER BY to_address`,
+        [`contact:${response.body.id}:%`],
+      );
+      return found.every((job) => job.status === 'sent') && found.length === STAFF.length ? found : undefined;
+    });
+    expect(jobs.map((job) => [job.to_address, job.reply_to])).toEqual([...STAFF].sort().map((to) => [to, body.email]));
+    expect(mails.map((mail) => `<${String(mail.parsed.messageId).replace(/^<|>$/g, '')}>`).sort()).toEqual(
+      jobs.map((job) => job.message_id).sort(),
+    );
   });
 
   it.each([

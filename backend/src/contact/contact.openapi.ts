@@ -15,6 +15,8 @@ export const contactOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/contact',
+      operationId: 'sendContactMessage',
+      auth: 'public',
       tag: 'Contact',
       summary: 'Send a contact message (stored, then emailed to STAFF_ALERT_EMAILS)',
       body: 'ContactRequest',
@@ -27,9 +29,10 @@ export const contactOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/admin/contact-messages',
+      operationId: 'listContactMessages',
+      auth: 'admin',
       tag: 'Admin',
       summary: 'Contact messages, newest first, a page at a time',
-      session: true,
       parameters: pageParameters,
       responses: {
         200: { description: 'One page and the total', schema: 'ContactMessageList' },

@@ -1,5 +1,5 @@
 import type { ContactMessage, ContactRequest } from '@ppr/contracts';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 
 interface ContactRow {
   id: number;
@@ -23,7 +23,7 @@ function toMessage(row: ContactRow): ContactMessage {
   };
 }
 
-export async function insertContactMessage(pool: Pool, body: ContactRequest, clientAddress: string): Promise<ContactMessage> {
+export async function insertContactMessage(pool: Pool | PoolClient, body: ContactRequest, clientAddress: string): Promise<ContactMessage> {
   const { rows } = await pool.query<ContactRow>(
     `INSERT INTO contact_messages (name, email, phone, subject, message, client_address)
      VALUES ($1, $2, $3, $4, $5, $6)

@@ -21,6 +21,7 @@ import { PROJECTIONS, replay } from '@ppr/projections';
 import { simpleParser } from 'mailparser';
 import { Pool } from 'pg';
 import { SMTPServer } from 'smtp-server';
+import { aSupportRequest } from '../../test/builders';
 import { digestReadTables } from '../../test/read-side';
 import { loadConfig } from '../config/config';
 import { createEventStore } from '../event-store/event-store.module';
@@ -236,15 +237,7 @@ onPostgres('crash consistency: the app killed with SIGKILL under load, restarted
           'X-Requested-With': 'XMLHttpRequest',
           ...(submission.key ? { 'Idempotency-Key': submission.key } : {}),
         },
-        body: JSON.stringify({
-          businessName: 'Potomac Crash Test Co',
-          contactName: submission.waived ? WAIVED_NAME : 'Crash Tester',
-          email: submission.email,
-          phone: '(703) 555-0100',
-          address: '1 Wilson Blvd, Arlington, VA',
-          serviceCategory: 'networking',
-          issueDescription: 'The office Wi-Fi drops every afternoon around three o’clock.',
-        }),
+        body: JSON.stringify(aSupportRequest({ email: submission.email, ...(submission.waived ? { contactName: WAIVED_NAME } : {}) })),
       });
       submission.status = response.status;
       if (response.status === 201) {

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
+import { aSupportRequest } from '../../test/builders';
 import { createApp } from '../app';
 import { loadConfig } from '../config/config';
 import { EmbeddedPostgres } from './embedded-postgres';
@@ -68,13 +69,7 @@ function waitForZombie(pid: number): void {
   throw new Error(`Process ${pid} did not die within 10 s of SIGKILL`);
 }
 
-const supportRequest = {
-  businessName: 'Rockville Law Group',
-  contactName: 'Sam Lee',
-  email: 'sam@rockvillelaw.example',
-  phone: '301-555-0110',
-  serviceCategory: 'storage',
-};
+const supportRequest = aSupportRequest({ serviceCategory: 'storage' });
 
 describe('the embedded default (no configuration)', () => {
   // PGlite's first start in a new folder runs initdb, and the child process compiles the app: slow on a busy machine.

@@ -18,6 +18,7 @@ import * as refundRequests from './migrations/20261130000000_refund_requests';
 import * as oneResendAtATime from './migrations/20261201000000_one_resend_at_a_time';
 import * as staleCampaignSends from './migrations/20261202000000_stale_campaign_sends';
 import * as outboxClaims from './migrations/20261207000000_outbox_claims';
+import * as emailReplyTo from './migrations/20261207200000_email_reply_to';
 
 /** The write side's own tables (accounts, sessions, ids). Read tables have their own migrations. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261201000000_one_resend_at_a_time': oneResendAtATime,
   '20261202000000_stale_campaign_sends': staleCampaignSends,
   '20261207000000_outbox_claims': outboxClaims,
+  '20261207200000_email_reply_to': emailReplyTo,
 };
 
 const WRITE_SIDE: MigrationSet = { migrations: MIGRATIONS, tableName: 'app_migration', label: 'Database' };

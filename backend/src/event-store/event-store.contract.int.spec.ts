@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { testMetadata, visible } from '../../test/event-store-fixtures';
 import type { EventMetadata } from '@ppr/contracts';
 import { testSchema } from '../../test/test-schema';
@@ -13,9 +14,12 @@ import {
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
+  type NumberedStream,
   type Position,
   type RecordedEvent,
   START,
+  type StoreTransaction,
+  UnsupportedByStoreError,
   WrongExpectedRevisionError,
 } from './event-store.port';
 import { PostgresEventStore } from './postgres-event-store';
@@ -30,27 +34,32 @@ interface Harness {
   readonly store: EventStore;
   /** Appends in a transaction that stays open for `holdMs` before it commits (where the store has them). */
   appendSlowly(streamId: string, events: NewEvent[], expected: ExpectedRevision, holdMs: number): Promise<AppendResult>;
+  /** A caller's own row, written in a transaction of the store's (where it has them), and their count. */
+  writeRow?(tx: StoreTransaction, key: string): Promise<void>;
+  countRows?(key: string): Promise<number>;
   close(): Promise<void>;
 }
 
-function postgresHarness(db: Database, store: PostgresEventStore, cleanup: () => Promise<void>): Harness {
+/** The sequence numbered appends take their numbers from (created by the PostgreSQL harnesses). */
+const THINGS: NumberedStream = { sequence: 'contract_thing_seq', streamPrefix: 'contract-thing-', idField: 'thingId' };
+
+async function postgresHarness(db: Database, store: PostgresEventStore, cleanup: () => Promise<void>): Promise<Harness> {
+  await db.pool.query(`CREATE TABLE IF NOT EXISTS contract_rows (key text NOT NULL);
+    CREATE SEQUENCE IF NOT EXISTS ${THINGS.sequence}`);
   return {
     store,
-    async appendSlowly(streamId, events, expected, holdMs) {
-      const client = await db.pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await store.appendWithin(client, streamId, events, expected);
-        await client.query('SELECT pg_sleep($1)', [holdMs / 1000]);
-        await client.query('COMMIT');
-        store.appended(result.position);
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
+    // In the store's transaction: the append first, then the transaction is held open, then it commits.
+    appendSlowly: (streamId, events, expected, holdMs) =>
+      store.transaction(async (tx) => {
+        const [result] = await store.appendInTransaction(tx, [{ streamId, events, expected }]);
+        await sql`SELECT pg_sleep(${holdMs / 1000})`.execute(tx);
+        return result!;
+      }),
+    async writeRow(tx, key) {
+      await sql`INSERT INTO contract_rows (key) VALUES (${key})`.execute(tx);
+    },
+    async countRows(key) {
+      return (await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM contract_rows WHERE key = $1', [key])).rows[0]!.n;
     },
     async close() {
       await store.close();
@@ -343,6 +352,92 @@ describe.each(adapters)('event store contract: $name', ({ skipReason, open }) =>
         expect(failed.reason).toBeInstanceOf(WrongExpectedRevisionError);
       }
       expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['Start', 'Racer']);
+    });
+
+    // What an adapter offers beyond plain appends (StoreCapabilities): kept as the port says, or refused
+    // with UnsupportedByStoreError, never half done.
+    it("commits the caller's rows and the events of several streams together, and subscribers see them after the commit", async () => {
+      if (!store.supports.transactions) {
+        await expect(store.transaction(async () => 'work')).rejects.toBeInstanceOf(UnsupportedByStoreError);
+        return;
+      }
+      const [a, b] = [streamName('tx-a'), streamName('tx-b')];
+      const existing = await store.append(a, [event('Existing')], 'no_stream');
+      const key = randomUUID();
+      const live = collect(store, 3, existing.position, new Set([a, b]));
+      const results = await store.transaction(async (tx) => {
+        const appended = await store.appendInTransaction(tx, [
+          { streamId: b, events: [event('First'), event('Second')], expected: 'no_stream' },
+          { streamId: a, events: [event('Third')], expected: 0 },
+        ]);
+        await harness.writeRow!(tx, key);
+        return appended;
+      });
+      expect(results.map((r) => r.nextExpectedRevision)).toEqual([1, 1]);
+      expect(comparePositions(results[0]!.position, results[1]!.position)).toBeLessThan(0);
+      expect(await harness.countRows!(key)).toBe(1);
+      expect((await live).map((e) => [e.type, e.revision])).toEqual([
+        ['First', 0],
+        ['Second', 1],
+        ['Third', 1],
+      ]);
+      expect((await store.readStream(a)).at(-1)!.position).toEqual(results[1]!.position);
+    });
+
+    it("rolls the caller's rows back with the events when the work fails or an expected revision does not hold", async () => {
+      if (!store.supports.transactions) {
+        await expect(store.appendInTransaction({} as StoreTransaction, [])).rejects.toBeInstanceOf(UnsupportedByStoreError);
+        return;
+      }
+      const [a, b] = [streamName('tx-fail-a'), streamName('tx-fail-b')];
+      const key = randomUUID();
+      await store.append(b, [event('Existing')], 'no_stream');
+      const conflict = store.transaction(async (tx) => {
+        await store.appendInTransaction(tx, [
+          { streamId: a, events: [event('Lost')], expected: 'no_stream' },
+          { streamId: b, events: [event('Lost')], expected: 'no_stream' },
+        ]);
+        await harness.writeRow!(tx, key);
+      });
+      await expect(conflict).rejects.toMatchObject({ name: 'WrongExpectedRevisionError', streamId: b, actual: 0 });
+      const failed = store.transaction(async (tx) => {
+        await store.appendInTransaction(tx, [{ streamId: a, events: [event('Lost')], expected: 'no_stream' }]);
+        await harness.writeRow!(tx, key);
+        throw new Error('the work failed');
+      });
+      await expect(failed).rejects.toThrow('the work failed');
+      expect(await store.readStream(a)).toEqual([]);
+      expect((await store.readStream(b)).map((e) => e.type)).toEqual(['Existing']);
+      expect(await harness.countRows!(key)).toBe(0);
+    });
+
+    it('numbers new streams itself, the number in every event that has the field, also in a transaction', async () => {
+      const created = (): NewEvent[] => [event('ThingCreated', { thingId: 0, name: 'x' }), event('ThingNamed', { name: 'y' })];
+      if (!store.supports.numbering) {
+        await expect(store.appendNumbered(THINGS, created())).rejects.toBeInstanceOf(UnsupportedByStoreError);
+        return;
+      }
+      const results = await Promise.all([1, 2, 3].map(() => store.appendNumbered(THINGS, created())));
+      expect(new Set(results.map((r) => r.number)).size).toBe(3);
+      for (const result of results) {
+        expect(result.streamId).toBe(`${THINGS.streamPrefix}${result.number}`);
+        expect(result.nextExpectedRevision).toBe(1);
+        const stored = await store.readStream(result.streamId);
+        expect(stored.map((e) => e.data)).toEqual([{ thingId: result.number, name: 'x' }, { name: 'y' }]);
+        expect(stored[1]!.position).toEqual(result.position);
+      }
+      if (!store.supports.transactions) return;
+      const key = randomUUID();
+      // In a transaction, after the caller's own write (the stream is new, so the store allows it there).
+      const inTransaction = await store.transaction(async (tx) => {
+        await harness.writeRow!(tx, key);
+        return store.appendNumbered(THINGS, created(), tx);
+      });
+      expect(await harness.countRows!(key)).toBe(1);
+      expect((await store.readStream(inTransaction.streamId)).map((e) => e.data)).toEqual([
+        { thingId: inTransaction.number, name: 'x' },
+        { name: 'y' },
+      ]);
     });
   });
 });

@@ -1,5 +1,6 @@
 import type { EventMetadata } from '@ppr/contracts';
 import type { EventSource, Position, RecordedEvent, SubscribeOptions } from '@ppr/projections';
+import type { Transaction } from 'kysely';
 
 export {
   comparePositions,
@@ -32,11 +33,68 @@ export interface AppendResult {
   readonly position: Position;
 }
 
+/**
+ * A transaction of the store's database, opened by `EventStore.transaction`: the caller writes its own rows
+ * through it with kysely (`tx.insertInto(...)`, sql`...`.execute(tx)), and the events appended with it
+ * commit with those rows, or nothing does. The tables' types are the caller's (`tx.withTables<...>()`).
+ */
+export type StoreTransaction = Transaction<unknown>;
+
+/** One stream's part of `appendInTransaction`. */
+export interface StreamAppend {
+  readonly streamId: string;
+  readonly events: readonly NewEvent[];
+  readonly expected: ExpectedRevision;
+}
+
+/** Where `appendNumbered` takes a new stream's number from, and where it puts it. */
+export interface NumberedStream {
+  /** A sequence in the store's database (its name, as `regclass` reads it); the in-memory store counts. */
+  readonly sequence: string;
+  readonly streamPrefix: string;
+  /** The top-level data field that carries the number (what the caller put there is replaced). */
+  readonly idField: string;
+}
+
+/** A numbered stream's first append: its number and stream besides the usual result. */
+export type NumberedAppend = AppendResult & { readonly number: number; readonly streamId: string };
+
+/**
+ * What an adapter offers beyond plain appends and reads. A method it does not offer throws
+ * UnsupportedByStoreError; callers read these to choose their path instead of trying.
+ */
+export interface StoreCapabilities {
+  /** `transaction` and `appendInTransaction`: the events share a transaction with the caller's rows. */
+  readonly transactions: boolean;
+  /** `appendNumbered`: the store numbers a new stream itself. */
+  readonly numbering: boolean;
+}
+
 export interface EventStore extends EventSource {
   /** Which adapter this is: 'postgres', 'embedded', 'eventstoredb' or 'memory' (tests). */
   readonly adapter: string;
+  readonly supports: StoreCapabilities;
   /** Appends all events or none; fails with WrongExpectedRevisionError when the stream is elsewhere. */
   append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * Runs `work` in one transaction of the store's database and commits it (rolls it back when `work` or the
+   * commit fails, and the error is the answer). Subscribers hear of the events appended in it once it has
+   * committed. UnsupportedByStoreError where `supports.transactions` is false.
+   */
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Appends to several streams (or one) in the caller's transaction, all or none, each as `append` would;
+   * answers one result per append, in order. Once per transaction, before its other writes: the PostgreSQL
+   * adapters order events by their transaction's id, which a transaction gets at its first write, so they
+   * refuse appends that come after one (a numbered append, whose stream is new, may).
+   */
+  appendInTransaction(tx: StoreTransaction, appends: readonly StreamAppend[]): Promise<AppendResult[]>;
+  /**
+   * Starts a new stream numbered by the store, in one statement: the stream is `streamPrefix + number`, and
+   * every event whose data has the top-level field `idField` gets the number there. In `tx` when given (then
+   * it may follow the transaction's other writes). UnsupportedByStoreError where `supports.numbering` is false.
+   */
+  appendNumbered(allocation: NumberedStream, events: readonly NewEvent[], tx?: StoreTransaction): Promise<NumberedAppend>;
   /** The events of one stream in revision order ([] for a stream that does not exist). */
   readStream(streamId: string, fromRevision?: number): Promise<RecordedEvent[]>;
   /** Up to `limit` events strictly after `after`, in global order. */
@@ -51,6 +109,18 @@ export interface EventStore extends EventSource {
   /** Throws when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** An adapter asked for what it does not offer (see StoreCapabilities). */
+export class UnsupportedByStoreError extends Error {
+  override readonly name = 'UnsupportedByStoreError';
+  constructor(
+    readonly adapter: string,
+    readonly operation: 'transaction' | 'appendInTransaction' | 'appendNumbered',
+    reason: string,
+  ) {
+    super(`The ${adapter} event store does not offer ${operation}: ${reason}`);
+  }
 }
 
 export class WrongExpectedRevisionError extends Error {
@@ -70,36 +140,6 @@ export class DuplicateEventError extends Error {
   constructor(readonly streamId: string) {
     super(`An event appended to ${streamId} has an id that is already stored`);
   }
-}
-
-/**
- * One SQL statement with its parameters numbered from $1: a write a PostgreSQL store runs in the same
- * statement as an append (`PostgresEventStore.appendAlong`).
- */
-export interface SqlWrite {
-  readonly text: string;
-  readonly values: readonly unknown[];
-}
-
-/**
- * A check that counts itself, written in the same statement as an append (`appendNumbered`'s gate): `ctes`
- * are the statement's first common table expressions (`name AS (...)`, data-modifying ones allowed, their
- * parameters numbered from $1 in `values`), and `select` is a query over them giving one row whose boolean
- * column `allowed` says whether the append goes ahead. The gate's writes commit either way.
- */
-export interface SqlGate {
-  readonly ctes: string;
-  readonly select: string;
-  readonly values: readonly unknown[];
-}
-
-/** A gate for a new stream's append: written with it where the store can (SqlGate), else on its own. */
-export interface AppendGate {
-  readonly sql: SqlGate;
-  /** Reads the gate's row from the shared statement: throws to refuse (then nothing was appended). */
-  settle(row: Readonly<Record<string, unknown>>): void;
-  /** The same check as a statement of its own, before an append that cannot carry it: throws to refuse. */
-  alone(): Promise<void>;
 }
 
 /**

@@ -24,9 +24,15 @@ import {
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
+  type NumberedAppend,
+  type NumberedStream,
   type Position,
   type RecordedEvent,
+  type StoreCapabilities,
+  type StoreTransaction,
+  type StreamAppend,
   type SubscribeOptions,
+  UnsupportedByStoreError,
   WrongExpectedRevisionError,
 } from './event-store.port';
 
@@ -183,6 +189,8 @@ export async function headPositionPaged(pages: AllPageSource): Promise<Position 
  */
 export class EventStoreDbEventStore implements EventStore {
   readonly adapter = 'eventstoredb';
+  /** Its events are not in the app's database (no shared transaction), and it has no sequences. */
+  readonly supports: StoreCapabilities = { transactions: false, numbering: false };
 
   /** `pages` replaces the reads of $all (tests give a fake; the default reads through `client`). */
   constructor(
@@ -221,6 +229,18 @@ export class EventStoreDbEventStore implements EventStore {
       }
       throw error;
     }
+  }
+
+  transaction<T>(_work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    return Promise.reject(new UnsupportedByStoreError(this.adapter, 'transaction', "its events are not in the app's database"));
+  }
+
+  appendInTransaction(_tx: StoreTransaction, _appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    return Promise.reject(new UnsupportedByStoreError(this.adapter, 'appendInTransaction', "its events are not in the app's database"));
+  }
+
+  appendNumbered(_allocation: NumberedStream, _events: readonly NewEvent[], _tx?: StoreTransaction): Promise<NumberedAppend> {
+    return Promise.reject(new UnsupportedByStoreError(this.adapter, 'appendNumbered', 'it has no sequences to number streams from'));
   }
 
   async readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {

@@ -1,6 +1,7 @@
 import type { ProcessorProgress } from '../processing/processor.port';
 import { PROCESSING } from '../processing/processing.tokens';
 import request from 'supertest';
+import { aSupportRequest } from '../../test/builders';
 import { openTransaction, otherDatabase } from '../../test/event-store-fixtures';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { PostgresEventStore } from './postgres-event-store';
@@ -20,15 +21,7 @@ import { PostgresEventStore } from './postgres-event-store';
  * The poll interval here is a minute and the read-your-writes bound 15 s: had the subscriber slept until
  * the poll, the wait would time out (false) instead of reaching the ticket (true). Nothing is timed.
  */
-const valid = {
-  businessName: 'Foggy Bottom Books',
-  contactName: 'Ada Brooks',
-  email: 'ada@foggybottombooks.example',
-  phone: '(202) 555-0117',
-  address: '2000 Pennsylvania Ave NW, Washington, DC',
-  serviceCategory: 'networking',
-  issueDescription: 'The point-of-sale terminal loses the network whenever the back office printer wakes up.',
-};
+const valid = aSupportRequest();
 
 const url = process.env.DATABASE_URL;
 const maybe = url ? describe : describe.skip;

@@ -6,9 +6,15 @@ import {
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
+  type NumberedAppend,
+  type NumberedStream,
   type Position,
   type RecordedEvent,
+  type StoreCapabilities,
+  type StoreTransaction,
+  type StreamAppend,
   type SubscribeOptions,
+  UnsupportedByStoreError,
   WrongExpectedRevisionError,
 } from './event-store.port';
 
@@ -25,9 +31,15 @@ export interface InMemoryEventStoreOptions {
  * so the events of one append share a commit and the order is the append order. An append checks and
  * writes without awaiting anything in between, so it is atomic and its position is handed out when it
  * commits: the out-of-order commits the PostgreSQL adapter must guard against cannot happen here.
+ *
+ * It numbers new streams itself (a counter per sequence name, from 1), and shares no transaction: its
+ * events are in no database a caller could write its rows to.
  */
 export class InMemoryEventStore implements EventStore {
   readonly adapter = 'memory';
+  readonly supports: StoreCapabilities = { transactions: false, numbering: true };
+  /** The last number each sequence gave (appendNumbered). */
+  private readonly sequences = new Map<string, number>();
   private readonly clock: { now(): Date };
   /** Every event in global order (positions strictly increasing). */
   private readonly log: RecordedEvent[] = [];
@@ -83,6 +95,29 @@ export class InMemoryEventStore implements EventStore {
 
     const last = recorded[recorded.length - 1]!;
     return { nextExpectedRevision: last.revision, position: last.position };
+  }
+
+  transaction<T>(_work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    return Promise.reject(new UnsupportedByStoreError(this.adapter, 'transaction', 'its events are in no database'));
+  }
+
+  appendInTransaction(_tx: StoreTransaction, _appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    return Promise.reject(new UnsupportedByStoreError(this.adapter, 'appendInTransaction', 'its events are in no database'));
+  }
+
+  /** As the PostgreSQL adapter's: the number from the sequence's counter, in every event's `idField`. */
+  async appendNumbered(allocation: NumberedStream, events: readonly NewEvent[], tx?: StoreTransaction): Promise<NumberedAppend> {
+    if (tx) throw new UnsupportedByStoreError(this.adapter, 'appendNumbered', 'its events are in no database');
+    if (events.length === 0) throw new RangeError('Append needs at least one event');
+    const number = (this.sequences.get(allocation.sequence) ?? 0) + 1;
+    this.sequences.set(allocation.sequence, number);
+    const streamId = `${allocation.streamPrefix}${number}`;
+    const withNumber = events.map((event) => {
+      const data = event.data;
+      if (typeof data !== 'object' || data === null || Array.isArray(data) || !(allocation.idField in data)) return event;
+      return { ...event, data: { ...data, [allocation.idField]: number } };
+    });
+    return { ...(await this.append(streamId, withNumber, 'no_stream')), number, streamId };
   }
 
   async readStream(streamId: string, fromRevision = 0): Promise<RecordedEvent[]> {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { openTestStore, testMetadata as metadata, type TestStore } from '../../test/event-store-fixtures';
 import type { Database } from '../database/database';
 import { comparePositions, type NewEvent, type RecordedEvent, START, WrongExpectedRevisionError } from './event-store.port';
@@ -99,29 +100,31 @@ describe(`appendNumbered on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'the emb
     expect(revisions.size).toBe(creations);
     for (const list of revisions.values()) expect(list).toEqual([0, 1, 2]);
   });
-  it('behind a gate: the gate writes either way, the append (and its number) only when the gate allows', async () => {
+  it("in a transaction, after the caller's count: refused, the count commits and no number is drawn", async () => {
     await db.pool.query('CREATE TABLE IF NOT EXISTS gate_counts (key text PRIMARY KEY, hits int NOT NULL)');
-    const gate = (key: string, limit: number) => ({
-      ctes: `counted AS (
-        INSERT INTO gate_counts AS g (key, hits) VALUES ($1, 1) ON CONFLICT (key) DO UPDATE SET hits = g.hits + 1 RETURNING hits
-      )`,
-      select: 'SELECT hits, hits <= $2::int AS allowed FROM counted',
-      values: [key, limit],
-    });
     const sequenceAt = async (): Promise<number> =>
       Number((await db.pool.query<{ n: string }>(`SELECT last_value AS n FROM ${allocation.sequence}`)).rows[0]!.n);
     const key = randomUUID();
     const event = (): NewEvent[] => [{ type: 'ThingCreated', data: { thingId: 0 }, metadata: metadata() }];
+    // The caller's count, then the append only when it allows: the count's row stays locked until the commit,
+    // so parallel callers see distinct counts.
+    const gated = (limit: number) =>
+      store.transaction(async (tx) => {
+        const { rows } = await sql<{ hits: number }>`INSERT INTO gate_counts AS g (key, hits) VALUES (${key}, 1)
+          ON CONFLICT (key) DO UPDATE SET hits = g.hits + 1 RETURNING hits`.execute(tx);
+        const hits = rows[0]!.hits;
+        return { hits, appended: hits <= limit ? await store.appendNumbered(allocation, event(), tx) : null };
+      });
 
-    const allowed = await store.appendNumberedGated(allocation, event(), gate(key, 1));
-    expect(allowed.gate).toEqual({ hits: 1, allowed: true });
+    const allowed = await gated(1);
+    expect(allowed.hits).toBe(1);
     expect(allowed.appended).not.toBeNull();
     expect((await store.readStream(allowed.appended!.streamId)).map((e) => e.data)).toEqual([{ thingId: allowed.appended!.number }]);
 
     const before = await sequenceAt();
-    const refused = await Promise.all([1, 2, 3].map(() => store.appendNumberedGated(allocation, event(), gate(key, 1))));
+    const refused = await Promise.all([1, 2, 3].map(() => gated(1)));
     expect(refused.map((r) => r.appended)).toEqual([null, null, null]);
-    expect(refused.map((r) => r.gate['hits']).sort()).toEqual([2, 3, 4]);
+    expect(refused.map((r) => r.hits).sort()).toEqual([2, 3, 4]);
     expect(await sequenceAt()).toBe(before);
     expect((await db.pool.query('SELECT hits FROM gate_counts WHERE key = $1', [key])).rows).toEqual([{ hits: 4 }]);
   });

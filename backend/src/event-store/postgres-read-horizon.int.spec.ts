@@ -86,23 +86,19 @@ maybe(url ? 'the readers’ horizon on PostgreSQL' : 'skipped: DATABASE_URL is n
 
   it('skips nothing: with a foreign transaction open, a later commit waits behind an earlier append still open here', async () => {
     const foreign = await openTransaction(otherDatabase(url!));
-    const writer = await opened.db.pool.connect();
     try {
       const before = await head();
       const early = event('Early');
       const late = event('Late');
-      await writer.query('BEGIN');
-      await opened.store.appendWithin(writer, `horizon-${randomUUID()}`, [early], 'no_stream');
-      // The later append gets the larger transaction id and commits first.
-      await opened.store.append(`horizon-${randomUUID()}`, [late], 'no_stream');
-      expect(await opened.store.readAll(before, 100)).toEqual([]);
-
-      await writer.query('COMMIT');
+      await opened.store.transaction(async (tx) => {
+        await opened.store.appendInTransaction(tx, [{ streamId: `horizon-${randomUUID()}`, events: [early], expected: 'no_stream' }]);
+        // The later append gets the larger transaction id and commits first.
+        await opened.store.append(`horizon-${randomUUID()}`, [late], 'no_stream');
+        expect(await opened.store.readAll(before, 100)).toEqual([]);
+      });
       const read = await readUntil(before, [early.id, late.id]);
       expect(read.map((e) => e.id)).toEqual([early.id, late.id]);
     } finally {
-      await writer.query('ROLLBACK').catch(() => undefined);
-      writer.release();
       await foreign.end();
     }
   });

@@ -10,22 +10,25 @@ export const EXPECTED_ANY = -2;
 export const EXPECTED_STREAM_EXISTS = -3;
 
 /**
- * The expected-revision check of es_append_locked and es_append_one (PL/pgSQL, with `p_expected` and the
- * stream's revision before the append in `v_current`, -1 for a new stream): one text for both.
+ * The expected-revision check of the append functions (PL/pgSQL), with the stream's revision before the
+ * append in `v_current` (-1 for a new stream): one text for all. `hint`, an expression, goes in the error's
+ * HINT (es_append_many names the stream).
  */
-const CHECK_EXPECTED_REVISION = `IF (p_expected = ${EXPECTED_NO_STREAM} AND v_current <> -1)
-     OR (p_expected = ${EXPECTED_STREAM_EXISTS} AND v_current = -1)
-     OR (p_expected >= 0 AND v_current <> p_expected) THEN
+function checkExpectedRevision(expected: string, hint?: string): string {
+  return `IF (${expected} = ${EXPECTED_NO_STREAM} AND v_current <> -1)
+     OR (${expected} = ${EXPECTED_STREAM_EXISTS} AND v_current = -1)
+     OR (${expected} >= 0 AND v_current <> ${expected}) THEN
     RAISE EXCEPTION USING ERRCODE = '${WRONG_EXPECTED_REVISION_SQLSTATE}',
-      MESSAGE = 'wrong expected revision', DETAIL = v_current::text;
+      MESSAGE = 'wrong expected revision', DETAIL = v_current::text${hint ? `, HINT = ${hint}` : ''};
   END IF;`;
+}
 
 /**
  * The event store's tables and its append function. Idempotent: run at every start.
  *
  * Global order: every event carries the id of the transaction that wrote it. Readers only read events
  * whose transaction id is below the oldest transaction still running in this database (READ_HORIZON in
- * postgres-event-store.ts), and order by (transaction id, position). An event can therefore never appear
+ * postgres-read.ts), and order by (transaction id, position). An event can therefore never appear
  * behind a position a reader has passed, however the writers' commits interleave.
  */
 export const EVENT_STORE_DDL = `
@@ -64,7 +67,7 @@ END
 $lz4$;
 
 -- The body of an append, once the stream's lock is held: moves the stream's revision, checks the expected
--- revision, inserts the events. Called by es_append and es_append_numbered only.
+-- revision, inserts the events. Called by es_append, es_append_many and es_append_numbered only.
 CREATE OR REPLACE FUNCTION es_append_locked(
   p_stream text,
   p_expected bigint,
@@ -88,7 +91,7 @@ BEGIN
     ON CONFLICT (stream_id) DO UPDATE SET revision = s.revision + v_count
     RETURNING s.revision - v_count INTO v_current;
 
-  ${CHECK_EXPECTED_REVISION}
+  ${checkExpectedRevision('p_expected')}
 
   WITH inserted AS (
     INSERT INTO es_events (event_id, stream_id, stream_revision, type, data, metadata)
@@ -127,7 +130,7 @@ $fn$;
 -- es_append for a single event, its fields as scalars: the usual append of a command. Saves encoding the
 -- event's JSON as an array literal (every quote escaped) and parsing it back, and es_append_locked's
 -- arrays, unnest and nested result set: about a tenth of the server's time per append (pgbench, 8 clients).
--- Its expected-revision check is es_append_locked's (CHECK_EXPECTED_REVISION).
+-- Its expected-revision check is es_append_locked's (checkExpectedRevision).
 CREATE OR REPLACE FUNCTION es_append_one(
   p_stream text,
   p_expected bigint,
@@ -148,7 +151,7 @@ BEGIN
     ON CONFLICT (stream_id) DO UPDATE SET revision = s.revision + 1
     RETURNING s.revision - 1 INTO v_current;
 
-  ${CHECK_EXPECTED_REVISION}
+  ${checkExpectedRevision('p_expected')}
 
   INSERT INTO es_events (event_id, stream_id, stream_revision, type, data, metadata)
     VALUES (p_id, p_stream, v_current + 1, p_type, p_data, p_metadata)
@@ -175,29 +178,42 @@ BEGIN
 END
 $fn$;
 
--- Appends events to several streams in one transaction, each at whatever revision its stream is: every
--- stream's lock first (in one order, so two callers cannot deadlock on them), and only then the writes, so
--- the transaction id (given at the first write) comes after every lock, as es_append requires. Returns each
--- event's position, in the order given.
-CREATE OR REPLACE FUNCTION es_append_each(
+-- Appends to several streams in one transaction (PostgresAppender.appendInTransaction), each at the revision
+-- its caller expects: every stream's lock first (in one order, so two callers cannot deadlock on them), and
+-- only then the writes, so the transaction id (given at the first write) comes after every lock, as es_append
+-- requires. p_counts[i] events of the arrays that follow are stream i's, in order. A wrong expected revision
+-- raises as es_append's does, with the stream in its HINT (which of several it was). Returns each stream's
+-- result, in the order given.
+CREATE OR REPLACE FUNCTION es_append_many(
   p_streams text[],
+  p_expected bigint[],
+  p_counts integer[],
   p_ids uuid[],
   p_types text[],
   p_data jsonb[],
   p_metadata jsonb[]
-) RETURNS TABLE (ord bigint, tx_id xid8, last_position bigint)
+) RETURNS TABLE (ord integer, next_revision bigint, tx_id xid8, last_position bigint)
 LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_from integer := 1;
+  v_to integer;
+  v_current bigint;
 BEGIN
-  PERFORM es_lock_streams(p_streams, 'es_append_each');
+  PERFORM es_lock_streams(p_streams, 'es_append_many');
   FOR i IN 1 .. coalesce(array_length(p_streams, 1), 0) LOOP
-    RETURN QUERY SELECT i::bigint, a.tx_id, a.last_position
-      FROM es_append_locked(p_streams[i], ${EXPECTED_ANY}, ARRAY[p_ids[i]], ARRAY[p_types[i]], ARRAY[p_data[i]], ARRAY[p_metadata[i]]) AS a;
+    v_to := v_from + p_counts[i] - 1;
+    v_current := coalesce((SELECT s.revision FROM es_streams AS s WHERE s.stream_id = p_streams[i]), -1);
+    ${checkExpectedRevision('p_expected[i]', 'p_streams[i]')}
+    RETURN QUERY SELECT i, a.next_revision, a.tx_id, a.last_position
+      FROM es_append_locked(p_streams[i], p_expected[i], p_ids[v_from:v_to], p_types[v_from:v_to],
+                            p_data[v_from:v_to], p_metadata[v_from:v_to]) AS a;
+    v_from := v_to + 1;
   END LOOP;
 END
 $fn$;
 
 -- Single-event appends of concurrent callers, each to its stream at the revision its caller expects, in one
--- transaction (the store's group commit, see PostgresEventStore.append): every stream's lock first, in one
+-- transaction (the store's group commit, see PostgresAppender.append): every stream's lock first, in one
 -- order, then the appends in the order given, each seeing the ones before it. An append whose expected
 -- revision does not hold writes nothing and answers the stream's revision with no position; the others are
 -- written all the same. A duplicate event id fails the whole statement (the store then appends each alone).

@@ -1,14 +1,14 @@
-import { Controller, Get, Inject, NotFoundException, Param, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Req, Res, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { type ApiError, ticketStreamId } from '@ppr/contracts';
+import { ticketStreamId } from '@ppr/contracts';
 import type { Request, Response } from 'express';
 import { CustomerGuard, requireCustomer, sessionStillHolds } from '../auth/principal';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { comparePositions, type EventStore, type Position } from '../event-store/event-store.port';
 import { EVENT_STORE } from '../event-store/event-store.tokens';
-import { GetTicketDetailQuery } from '../tickets/queries/customer-ticket.queries';
-import { parseTicketId, TICKET_NOT_FOUND } from '../tickets/ticket-id';
+import { TicketAccess } from '../tickets/ticket-access';
+import { parseTicketId } from '../tickets/ticket-id';
 import { screenStartPosition, serveFeed } from './event-feed';
 import { OpenStreams } from './integration-keys';
 
@@ -24,16 +24,17 @@ export class CustomerTicketFeedController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly queries: QueryBus,
     private readonly streams: OpenStreams,
-  ) {}
+  ) {
+    this.access = new TicketAccess(queries, config);
+  }
+
+  private readonly access: TicketAccess;
 
   @Get('customer/tickets/:id/events')
   async ticketFeed(@Param('id') id: string, @Req() request: Request, @Res() response: Response): Promise<void> {
     const customer = requireCustomer(request);
     const ticketId = parseTicketId(id);
-    const ticket = await this.queries.execute(new GetTicketDetailQuery(ticketId));
-    if (!ticket || ticket.userId !== customer.id) {
-      throw new NotFoundException({ message: TICKET_NOT_FOUND } satisfies ApiError);
-    }
+    await this.access.owned(ticketId, customer);
     const from = await this.startOf(ticketId, request);
     // Checked and counted in one synchronous step (OpenStreams.open): parallel opens cannot pass the limit.
     const stream = this.streams.open({ kind: 'customer', id: customer.id });

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { accountMessages, integrationEventSchema } from '@ppr/contracts';
 import { firstAdmin } from '../../test/admin-helpers';
+import { aSupportRequest } from '../../test/builders';
 import { type Agent, browser, verifiedCustomer } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { SseConnection } from './testing/sse-client';
@@ -8,13 +9,7 @@ import { eventually } from './testing/webhook-receiver';
 
 jest.setTimeout(120_000);
 
-const support = {
-  businessName: 'Alexandria Architects',
-  contactName: 'Lee Park',
-  phone: '703-555-0123',
-  serviceCategory: 'networking',
-  issueDescription: 'The office Wi-Fi drops every time the plotter prints a large drawing.',
-};
+const support = aSupportRequest();
 
 let t: TestApp;
 let base: string;

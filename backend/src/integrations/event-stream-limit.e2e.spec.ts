@@ -2,6 +2,7 @@ import { type AddressInfo, connect } from 'node:net';
 import { integrationMessages } from '@ppr/contracts';
 import request from 'supertest';
 import { firstAdmin } from '../../test/admin-helpers';
+import { aSupportRequest } from '../../test/builders';
 import { type Agent, verifiedCustomer } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { SseConnection } from './testing/sse-client';
@@ -97,14 +98,7 @@ describe('event streams per client', () => {
     const { agent, customer } = await verifiedCustomer(t.app, t.db);
     const created = await agent
       .post('/api/support-request')
-      .send({
-        businessName: 'Alexandria Architects',
-        contactName: 'Lee Park',
-        email: customer.email,
-        phone: '703-555-0123',
-        serviceCategory: 'networking',
-        issueDescription: 'The office Wi-Fi drops every time the plotter prints a large drawing.',
-      })
+      .send(aSupportRequest({ email: customer.email }))
       .expect(201);
     const ticketId = created.body.id as number;
     await eventually(async () => ((await agent.get(`/api/tickets/${ticketId}`)).status === 200 ? true : undefined), 'the ticket');

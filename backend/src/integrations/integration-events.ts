@@ -67,6 +67,19 @@ const MAPPERS = {
   TicketNotesUpdated: (data, { personal }) => ({ type: 'ticket.notes_updated', data: personal ? { notes: data.notes } : {} }),
   TicketLinkedToCustomer: (data) => ({ type: 'ticket.linked_to_customer', data: { customerId: data.userId } }),
   TicketEngineerAssigned: (data) => ({ type: 'ticket.engineer_assigned', data: { engineerId: data.engineerId } }),
+  // Staff's internal notes never leave the business.
+  TicketMessagePosted: (data, { personal }) =>
+    data.visibility === 'public'
+      ? {
+          type: 'ticket.message_posted',
+          data: {
+            messageId: data.messageId,
+            authorKind: data.author.kind,
+            attachments: data.attachments.length,
+            ...(personal ? { body: data.body } : {}),
+          },
+        }
+      : null,
   // The one-hour promise's clock: an internal service measure.
   TicketResponded: () => null,
   // Emails hold addresses and tokens; their outcome is the business's own concern.
@@ -84,6 +97,7 @@ export const PUBLIC_INTERNAL_TYPES: ReadonlySet<string> = new Set([
   'TicketNotesUpdated',
   'TicketLinkedToCustomer',
   'TicketEngineerAssigned',
+  'TicketMessagePosted',
 ] satisfies EventType[]);
 
 /**

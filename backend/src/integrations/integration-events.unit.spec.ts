@@ -102,6 +102,30 @@ const CASES: { [T in EventType]: { data: EventData<T>; full: unknown; plain: unk
     full: { type: 'ticket.engineer_assigned', data: { engineerId: null } },
     plain: { type: 'ticket.engineer_assigned', data: { engineerId: null } },
   },
+  TicketMessagePosted: {
+    data: {
+      ticketId: 7,
+      messageId: '0b0e3f0e-8f0a-4d5e-9a57-1c2d3e4f5a6b',
+      author: { kind: 'customer', id: '3', name: 'Maya Chen' },
+      visibility: 'public',
+      via: 'portal',
+      body: 'The screen is still blank.',
+      attachments: [],
+    },
+    full: {
+      type: 'ticket.message_posted',
+      data: {
+        messageId: '0b0e3f0e-8f0a-4d5e-9a57-1c2d3e4f5a6b',
+        authorKind: 'customer',
+        attachments: 0,
+        body: 'The screen is still blank.',
+      },
+    },
+    plain: {
+      type: 'ticket.message_posted',
+      data: { messageId: '0b0e3f0e-8f0a-4d5e-9a57-1c2d3e4f5a6b', authorKind: 'customer', attachments: 0 },
+    },
+  },
   TicketResponded: { data: { ticketId: 7 }, full: null, plain: null },
   NotificationSent: {
     data: {
@@ -167,6 +191,16 @@ describe('toIntegrationEvent', () => {
       const text = JSON.stringify(toIntegrationEvent(recorded(type, data), PLAIN));
       expect(text).not.toMatch(/maya|555-0100|Main St|Capitol/i);
     }
+  });
+
+  it("never publishes staff's internal notes, with or without personal data", () => {
+    const internal = {
+      ...CASES.TicketMessagePosted.data,
+      author: { kind: 'staff' as const, id: '1', name: 'Sam' },
+      visibility: 'internal' as const,
+    };
+    expect(toIntegrationEvent(recorded('TicketMessagePosted', internal), FULL)).toBeNull();
+    expect(toIntegrationEvent(recorded('TicketMessagePosted', internal), PLAIN)).toBeNull();
   });
 
   it('skips unknown types and payloads that do not parse', () => {

@@ -94,7 +94,7 @@ export type StreamOwner = { readonly kind: 'key' | 'admin' | 'customer'; readonl
  * The feed's open streams, by owner: so that revoking a key ends its streams at once in this process (other
  * instances notice at their next heartbeat, which re-checks the key); so that one owner cannot hold more than
  * EVENT_STREAMS_PER_CLIENT of them (each is a live subscriber that every event wakes); and all of them, so
- * that a shutdown ends them (an open SSE response would otherwise keep the HTTP server from closing).
+ * that a shutdown ends them (an open SSE response would otherwise hold the HTTP drain until its grace).
  */
 @Injectable()
 export class OpenStreams implements BeforeApplicationShutdown {
@@ -128,7 +128,12 @@ export class OpenStreams implements BeforeApplicationShutdown {
     for (const controller of [...(this.byOwner.get(`key:${keyId}`) ?? [])]) controller.abort('revoked');
   }
 
-  beforeApplicationShutdown(): void {
+  /** Ends every stream (reason 'shutdown'): at the start of the HTTP drain (main.ts), and again as the app closes. */
+  endAll(): void {
     for (const set of [...this.byOwner.values()]) for (const controller of [...set]) controller.abort('shutdown');
+  }
+
+  beforeApplicationShutdown(): void {
+    this.endAll();
   }
 }

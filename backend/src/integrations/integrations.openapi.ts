@@ -14,7 +14,9 @@ import {
   webhookDeliverySchema,
   webhookEndpointListSchema,
   webhookEndpointSchema,
+  type WebhookPayload,
 } from '@ppr/contracts';
+import { z } from 'zod';
 import { badRequest, badRequestOr, defineOpenApiFragment, error, type Parameter } from '../openapi/openapi-fragment';
 
 const TAG = 'Integrations';
@@ -37,6 +39,19 @@ const resume: Parameter[] = [
   },
   { name: 'Last-Event-ID', in: 'header', description: 'Sent by EventSource on a reconnect: wins over `from`' },
 ];
+/**
+ * The body of every webhook delivery (webhook-dispatcher.ts): contracts declares it as the WebhookPayload
+ * type only, so it is assembled here from the contracts schemas, and the compiler checks both agree.
+ */
+const webhookPayloadSchema = z.object({
+  type: z.enum(INTEGRATION_EVENT_TYPES),
+  timestamp: z.string().describe("The event's occurredAt"),
+  data: integrationEventSchema,
+}) satisfies z.ZodType<WebhookPayload>;
+// And the other way: every WebhookPayload is what the schema describes (no field of the type is missing from it).
+const payloadCovered = (payload: WebhookPayload): z.infer<typeof webhookPayloadSchema> => payload;
+void payloadCovered;
+
 const FEED =
   'Server-Sent Events: the stored integration events after the position, then live ones. Each message is ' +
   '`id: <position>` and `data: <IntegrationEvent JSON>` (#/components/schemas/IntegrationEvent; types: ' +
@@ -55,21 +70,27 @@ export const integrationsOpenApi = defineOpenApiFragment({
     WebhookEndpointList: webhookEndpointListSchema,
     WebhookDelivery: webhookDeliverySchema,
     WebhookDeliveryList: webhookDeliveryListSchema,
+    WebhookPayload: webhookPayloadSchema,
   },
   operations: [
     {
       method: 'get',
       path: '/api/integrations/events',
+      operationId: 'integrationFeed',
+      auth: 'integration-key',
       tag: TAG,
       summary: 'The integration event feed (Server-Sent Events), for an integration key',
       description:
         `${FEED} Authenticated with \`Authorization: Bearer <key>\` (an integration key with the \`events\` scope; ` +
         '`events:personal` adds names, email addresses, phones, addresses and free text).',
-      parameters: [...resume, { name: 'Authorization', in: 'header', required: true, description: '`Bearer <integration key>`' }],
+      parameters: resume,
       responses: {
         200: { description: 'The event stream', text: 'text/event-stream' },
         400: error(`"${integrationMessages.badPosition}"`),
-        401: error(`No key, an unknown or a revoked one: "${integrationMessages.keyRequired}"`),
+        401: {
+          ...error(`No key, an unknown or a revoked one: "${integrationMessages.keyRequired}"`),
+          headers: { 'WWW-Authenticate': { description: '`Bearer realm="integrations"`', schema: { type: 'string' } } },
+        },
         403: error(`"${integrationMessages.scopeMissing}"`),
         429: TOO_MANY_STREAMS,
       },
@@ -77,12 +98,13 @@ export const integrationsOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/admin/events',
+      operationId: 'adminFeed',
+      auth: 'admin',
       tag: TAG,
       summary: 'The same event feed for the admin screens (session), personal data included',
       description:
         `${FEED} A first connection without \`from\` starts at the newest position (the screen has just read its data); ` +
         'a reconnect resumes after `Last-Event-ID` (or `from`; `from=0` replays everything).',
-      session: true,
       parameters: resume,
       responses: {
         200: { description: 'The event stream', text: 'text/event-stream' },
@@ -94,12 +116,13 @@ export const integrationsOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/customer/tickets/{id}/events',
+      operationId: 'customerTicketFeed',
+      auth: 'customer',
       tag: TAG,
       summary: "One ticket's event feed for the customer who owns it (Server-Sent Events), without personal data",
       description:
         `${FEED} Only the events of that ticket. A first connection starts at the newest position (the page has ` +
         'just read the ticket); a reconnect resumes after `Last-Event-ID` (or `from`).',
-      session: true,
       parameters: [{ name: 'id', in: 'path', description: 'The ticket id' }, ...resume],
       responses: {
         200: { description: 'The event stream', text: 'text/event-stream' },
@@ -112,48 +135,53 @@ export const integrationsOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/admin/integration-keys',
+      operationId: 'listIntegrationKeys',
+      auth: 'admin',
       tag: TAG,
       summary: 'The integration keys (never the keys themselves)',
-      session: true,
       responses: { 200: { description: 'Every key, revoked ones included', schema: 'IntegrationKeyList' }, 401: NOT_LOGGED_IN },
     },
     {
       method: 'post',
       path: '/api/admin/integration-keys',
+      operationId: 'createIntegrationKey',
+      auth: 'admin',
       tag: TAG,
       summary: 'Create an integration key',
       description: 'The key is in this answer only; the server keeps its SHA-256.',
       body: 'CreateIntegrationKey',
-      session: true,
       responses: { 201: { description: 'The new key', schema: 'CreatedIntegrationKey' }, 400: badRequest, 401: NOT_LOGGED_IN },
     },
     {
       method: 'delete',
       path: '/api/admin/integration-keys/{id}',
+      operationId: 'revokeIntegrationKey',
+      auth: 'admin',
       tag: TAG,
       summary: 'Revoke an integration key (at once; its open streams end)',
-      session: true,
       parameters: [{ name: 'id', in: 'path', description: 'The key id' }],
       responses: { 204: { description: 'Revoked' }, 401: NOT_LOGGED_IN, 404: error(`"${integrationMessages.keyNotFound}"`) },
     },
     {
       method: 'get',
       path: '/api/admin/webhooks',
+      operationId: 'listWebhooks',
+      auth: 'admin',
       tag: TAG,
       summary: 'The webhook endpoints (never their secrets)',
-      session: true,
       responses: { 200: { description: 'Every endpoint', schema: 'WebhookEndpointList' }, 401: NOT_LOGGED_IN },
     },
     {
       method: 'post',
       path: '/api/admin/webhooks',
+      operationId: 'createWebhook',
+      auth: 'admin',
       tag: TAG,
       summary: 'Register a webhook endpoint',
       description:
         'Deliveries are signed per Standard Webhooks with the `whsec_` secret of this answer (shown once). URLs on private, ' +
         'loopback, link-local or unique-local addresses are refused unless WEBHOOK_ALLOW_PRIVATE_URLS=true.',
       body: 'CreateWebhook',
-      session: true,
       responses: {
         201: { description: 'The endpoint id and its signing secret', schema: 'CreatedWebhook' },
         400: URL_REFUSED,
@@ -163,19 +191,21 @@ export const integrationsOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/admin/webhooks/{id}',
+      operationId: 'getWebhook',
+      auth: 'admin',
       tag: TAG,
       summary: 'One webhook endpoint',
-      session: true,
       parameters: [webhookId],
       responses: { 200: { description: 'The endpoint', schema: 'WebhookEndpoint' }, 401: NOT_LOGGED_IN, 404: WEBHOOK_404 },
     },
     {
       method: 'patch',
       path: '/api/admin/webhooks/{id}',
+      operationId: 'updateWebhook',
+      auth: 'admin',
       tag: TAG,
       summary: 'Change a webhook endpoint (or re-enable one a 410 Gone disabled)',
       body: 'UpdateWebhook',
-      session: true,
       parameters: [webhookId],
       responses: {
         200: { description: 'The endpoint', schema: 'WebhookEndpoint' },
@@ -187,33 +217,73 @@ export const integrationsOpenApi = defineOpenApiFragment({
     {
       method: 'delete',
       path: '/api/admin/webhooks/{id}',
+      operationId: 'removeWebhook',
+      auth: 'admin',
       tag: TAG,
       summary: 'Delete a webhook endpoint and its delivery log',
-      session: true,
       parameters: [webhookId],
       responses: { 204: { description: 'Deleted' }, 401: NOT_LOGGED_IN, 404: WEBHOOK_404 },
     },
     {
       method: 'get',
       path: '/api/admin/webhooks/{id}/deliveries',
+      operationId: 'listWebhookDeliveries',
+      auth: 'admin',
       tag: TAG,
       summary: "An endpoint's delivery log, newest first (status, response code, attempts, next try)",
-      session: true,
       parameters: [webhookId],
       responses: { 200: { description: 'The last 100 deliveries', schema: 'WebhookDeliveryList' }, 401: NOT_LOGGED_IN, 404: WEBHOOK_404 },
     },
     {
       method: 'post',
       path: '/api/admin/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+      operationId: 'redeliverWebhookDelivery',
+      auth: 'admin',
       tag: TAG,
       summary: 'Send a delivery again (same webhook-id), after the earlier deliveries of its ticket',
-      session: true,
       parameters: [webhookId, { name: 'deliveryId', in: 'path', description: 'The delivery id' }],
       responses: {
         202: { description: 'The delivery, pending again', schema: 'WebhookDelivery' },
         400: badRequest,
         401: NOT_LOGGED_IN,
         404: error(`"${integrationMessages.webhookNotFound}" or "${integrationMessages.deliveryNotFound}"`),
+      },
+    },
+  ],
+  webhooks: [
+    {
+      name: 'integrationEvent',
+      operationId: 'integrationEventWebhook',
+      tag: TAG,
+      summary: 'An integration event, POSTed to every registered endpoint that wants its type',
+      description:
+        'Sent by this application to the URL of each enabled webhook endpoint (POST /api/admin/webhooks) whose `eventTypes` include ' +
+        "the event's type, signed per Standard Webhooks (https://www.standardwebhooks.com/) with the endpoint's `whsec_` secret. " +
+        "A ticket's events arrive in order, one delivery at a time per endpoint and ticket; a retry keeps its `webhook-id`, so " +
+        '`webhook-id` (or `data.id`) deduplicates. Without `includePersonalData` the personal fields of `data` are absent. ' +
+        'Redirects are not followed; the answer body is ignored. Failures are retried WEBHOOK_RETRY_BASE_MS later, twice as long ' +
+        'each time (at most 12 hours), for WEBHOOK_RETRY_HOURS after the delivery was queued; then it is failed (an admin may ' +
+        'redeliver it).',
+      body: 'WebhookPayload',
+      headers: [
+        { name: 'webhook-id', description: 'The delivery id: the same on every attempt of this delivery (and on a redelivery)' },
+        {
+          name: 'webhook-timestamp',
+          description: 'Unix seconds when this attempt was signed',
+          schema: { type: 'string', pattern: '^[0-9]+$' },
+        },
+        {
+          name: 'webhook-signature',
+          description: 'Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` under the secret',
+        },
+        { name: 'User-Agent', description: '`PotomacPCRepair-Webhooks/1.0`' },
+      ],
+      responses: {
+        200: { description: 'Any 2xx: delivered (the body is ignored)' },
+        410: {
+          description: 'Gone: the endpoint is disabled (its deliveries wait) until an admin re-enables it (PATCH /api/admin/webhooks/{id})',
+        },
+        500: { description: 'Any other status, a timeout (WEBHOOK_TIMEOUT_MS) or a refused connection: retried later' },
       },
     },
   ],

@@ -1,10 +1,11 @@
 import { MailerModule, MailerService } from '@nestjs-modules/mailer';
-import { Logger, Module } from '@nestjs/common';
+import { Logger, Module, type OnModuleInit } from '@nestjs/common';
 import { type AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { MailerTransport } from './mail-transport';
 import { MailService } from './mail.service';
 import { MAIL_TRANSPORT } from './mail.tokens';
+import { loadMailTemplates } from './templates';
 import type { MailTransport } from './mail.types';
 
 /**
@@ -42,4 +43,9 @@ import type { MailTransport } from './mail.types';
   ],
   exports: [MailService],
 })
-export class MailModule {}
+export class MailModule implements OnModuleInit {
+  /** The email templates are read at start-up: a missing or broken one stops the app here, not at its first email. */
+  onModuleInit(): void {
+    loadMailTemplates();
+  }
+}

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { type AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
@@ -52,11 +53,16 @@ export class MailService implements OnApplicationShutdown {
   private readonly pending = new GroupWriter<MailMessage, number | null>((messages) => this.insertPending(messages));
   private readonly outcomes = new GroupWriter<MailLogOutcome, null>((outcomes) => this.recordOutcomes(outcomes));
 
+  /** For the outcomes' writes (never destroyed: that would end the pool, which is the app's). */
+  private readonly kysely: Kysely<unknown>;
+
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(MAIL_TRANSPORT) private readonly transport: MailTransport,
-  ) {}
+  ) {
+    this.kysely = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: db.pool }) });
+  }
 
   get transportName(): MailTransport['name'] {
     return this.transport.name;
@@ -70,7 +76,7 @@ export class MailService implements OnApplicationShutdown {
 
   /**
    * `send`, except that the attempt's outcome is not written to its row of the mail log: the caller writes
-   * it (`MailService.outcomesWrite`) in the same statement as its own record of the attempt, one commit
+   * it (`MailService.writeOutcomes`) in the same transaction as its own record of the attempt, one commit
    * instead of two. Until then the row stays pending; if the caller never writes it (a crash), a later
    * send of the same key with `resumeInterrupted` tries it again, as after a crash inside `send`.
    * `outcome` is null when there is nothing left to write (a duplicate, or a retry recorded by `send`).
@@ -196,31 +202,26 @@ export class MailService implements OnApplicationShutdown {
 
   /** The outcomes of several attempts in one statement. */
   private async recordOutcomes(outcomes: readonly MailLogOutcome[]): Promise<null[]> {
-    const write = MailService.outcomesWrite(outcomes);
-    await this.db.pool.query(write.text, [...write.values]);
+    await MailService.writeOutcomes(this.kysely, outcomes);
     return outcomes.map(() => null);
   }
 
   /**
-   * The UPDATE that writes attempts' outcomes to their rows of the mail log, for a caller that writes it
-   * together with its own records of the same attempts (`sendUnrecorded`).
+   * Writes attempts' outcomes to their rows of the mail log (one statement on `db`): for a caller that writes
+   * them in its own transaction together with its records of the same attempts (`sendUnrecorded`).
    */
-  static outcomesWrite(outcomes: readonly MailLogOutcome[]): { readonly text: string; readonly values: readonly unknown[] } {
-    return {
-      text: `UPDATE mail_messages AS m
+  static async writeOutcomes(db: Kysely<unknown>, outcomes: readonly MailLogOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    const ids = outcomes.map((outcome) => outcome.id);
+    await sql`UPDATE mail_messages AS m
        SET status = v.status,
            message_id = CASE WHEN v.status = 'failed' THEN m.message_id ELSE v.message_id END,
            sent_at = CASE WHEN v.status = 'failed' THEN m.sent_at ELSE now() END,
            error = CASE WHEN v.status = 'failed' THEN v.error ELSE m.error END
-       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS v(id, status, message_id, error)
-       WHERE m.id = v.id AND m.id = ANY($1::bigint[])`,
-      values: [
-        outcomes.map((outcome) => outcome.id),
-        outcomes.map((outcome) => outcome.status),
-        outcomes.map((outcome) => outcome.messageId),
-        outcomes.map((outcome) => outcome.error),
-      ],
-    };
+       FROM unnest(${ids}::bigint[], ${outcomes.map((outcome) => outcome.status)}::text[],
+                   ${outcomes.map((outcome) => outcome.messageId)}::text[], ${outcomes.map((outcome) => outcome.error)}::text[])
+            AS v(id, status, message_id, error)
+       WHERE m.id = v.id AND m.id = ANY(${ids}::bigint[])`.execute(db);
   }
 
   /**

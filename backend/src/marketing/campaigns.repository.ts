@@ -1,5 +1,6 @@
 import { type CampaignStatus, MARKETING_MAX_REPORTED_INVALID } from '@ppr/contracts';
-import type { Pool, PoolClient } from 'pg';
+import { inTransaction } from '@ppr/projections';
+import type { Pool } from 'pg';
 import { claimIsFree } from '../processing/outbox-sender';
 
 /**
@@ -62,21 +63,6 @@ export interface RecipientResult {
   readonly state: Exclude<RecipientState, 'pending' | 'sending' | 'cancelled'>;
   readonly error: string | null;
   readonly mailMessageId: number | null;
-}
-
-async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
 }
 
 /**
@@ -232,7 +218,9 @@ export async function claimBatch(
          FROM campaign WHERE c.id = campaign.id AND EXISTS (SELECT 1 FROM claimed)
        RETURNING c.id
      ), next AS (
-       SELECT greatest(0, ceil(extract(epoch FROM min(next_batch_at) - now()) * 1000))::float8 AS next_ms
+       -- No greatest(0, ...) here: it would turn the NULL of "no other campaign running" into 0 (greatest ignores
+       -- NULLs), and the sender would ask again at once, forever. The clamp to 0 is made below.
+       SELECT ceil(extract(epoch FROM min(next_batch_at) - now()) * 1000)::float8 AS next_ms
          FROM marketing_campaigns WHERE state = 'running' AND id NOT IN (SELECT id FROM campaign)
      )
      SELECT c.id, c.subject, c.html_body, c.text_body, c.batch_size, c.pause_ms, (SELECT token FROM token) AS token,
@@ -242,7 +230,7 @@ export async function claimBatch(
     [claimant, CAMPAIGN_CLAIM_MS],
   );
   const row = rows[0];
-  const nextInMs = row?.next_ms === null || row?.next_ms === undefined ? null : Number(row.next_ms);
+  const nextInMs = row?.next_ms === null || row?.next_ms === undefined ? null : Math.max(0, Number(row.next_ms));
   if (!row || row.id === null) return { batch: null, nextInMs };
   const campaign: RunningCampaign = {
     id: row.id,

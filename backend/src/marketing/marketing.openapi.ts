@@ -38,6 +38,8 @@ export const marketingOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/admin/marketing-email',
+      operationId: 'sendMarketingEmail',
+      auth: 'admin',
       tag: 'Admin',
       summary: 'Start a marketing campaign (sent in the background, in batches)',
       description:
@@ -49,7 +51,6 @@ export const marketingOpenApi = defineOpenApiFragment({
         '200 KB batches are of 20, else 50, MARKETING_BATCH_PAUSE_MS apart. Unsubscribed addresses are skipped when their batch ' +
         'is sent. Answers 202 at once: the counts are in GET /api/admin/email-campaign-status (a departure from the legacy ' +
         'synchronous success/failed counts).',
-      session: true,
       body: 'MarketingSend',
       responses: {
         202: { description: marketingMessages.campaignStarted, schema: 'MarketingSendResponse' },
@@ -62,14 +63,17 @@ export const marketingOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/admin/email-campaign-status',
+      operationId: 'getEmailCampaignStatus',
+      auth: 'admin',
       tag: 'Admin',
       summary: "The newest campaign's progress (total, sent, failed, skipped, state)",
-      session: true,
       responses: { 200: { description: "'idle' with zeros before the first campaign", schema: 'CampaignStatus' }, 401: NOT_LOGGED_IN },
     },
     {
       method: 'post',
       path: '/api/admin/email-campaign/cancel',
+      operationId: 'cancelEmailCampaign',
+      auth: 'admin',
       tag: 'Admin',
       summary: 'Cancel the running campaign',
       description:
@@ -80,7 +84,6 @@ export const marketingOpenApi = defineOpenApiFragment({
         'then completed, so a new one can start. ' +
         'The body may be left out; `campaignId` (from the status) cancels only that campaign, so a cancel aimed at one ' +
         'that has ended meanwhile cannot stop the next.',
-      session: true,
       body: 'CampaignCancel',
       responses: {
         200: { description: marketingMessages.campaignCancelled, schema: 'CampaignCancelResponse' },
@@ -94,9 +97,10 @@ export const marketingOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/admin/test-marketing-email',
+      operationId: 'testMarketingEmail',
+      auth: 'admin',
       tag: 'Admin',
       summary: 'Send the content to one address now, with the footer link and unsubscribe headers',
-      session: true,
       body: 'TestMarketingEmail',
       responses: {
         200: { description: marketingMessages.testEmailSent, schema: 'TestMarketingEmailResponse' },
@@ -109,9 +113,10 @@ export const marketingOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/admin/test-smtp',
+      operationId: 'testSmtp',
+      auth: 'admin',
       tag: 'Admin',
       summary: 'Verify the SMTP connection and send one message',
-      session: true,
       body: 'TestSmtp',
       responses: {
         200: { description: marketingMessages.smtpOk, schema: 'Message' },

@@ -18,6 +18,7 @@ import {
   emailNotificationListQuerySchema,
   type EmailResendResult,
   ticketIdParamSchema,
+  TICKET_NOT_FOUND,
 } from '@ppr/contracts';
 import { AdminGuard } from '../admin/admin.guard';
 import { NoBodyPipe } from '../common/no-body.pipe';
@@ -51,7 +52,7 @@ export class EmailLogController {
   @Get('tickets/:id/email-notifications')
   forTicket(@Param('id') id: string): Promise<EmailNotificationList> {
     const parsed = ticketIdParamSchema.safeParse(id);
-    if (!parsed.success) throw new NotFoundException({ message: 'Ticket not found' } satisfies ApiError);
+    if (!parsed.success) throw new NotFoundException({ message: TICKET_NOT_FOUND } satisfies ApiError);
     return this.emailLog.forTicket(parsed.data);
   }
 

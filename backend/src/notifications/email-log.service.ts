@@ -7,6 +7,7 @@ import {
   emailMessages,
   NOTIFICATION_TYPES,
   type NotificationType,
+  TICKET_NOT_FOUND,
 } from '@ppr/contracts';
 import { isUniqueViolation } from '../common/pg-errors';
 import type { AppConfig } from '../config/config';
@@ -104,7 +105,7 @@ export class EmailLogService {
 
   async forTicket(ticketId: number): Promise<EmailNotification[]> {
     const { rows: tickets } = await this.db.pool.query('SELECT 1 FROM tickets WHERE id = $1', [ticketId]);
-    if (tickets.length === 0) throw new NotFoundException({ message: 'Ticket not found' } satisfies ApiError);
+    if (tickets.length === 0) throw new NotFoundException({ message: TICKET_NOT_FOUND } satisfies ApiError);
     const { rows } = await this.db.pool.query<Row>(
       `SELECT ${COLUMNS} FROM email_notifications WHERE ticket_id = $1 ORDER BY sent_at DESC, id`,
       [ticketId],

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import type { Pool, PoolClient } from 'pg';
 import { type Claim, CLAIM_TTL_MS, claimIsFree } from '../processing/outbox-sender';
 
@@ -14,6 +15,8 @@ export interface NotificationJob {
   readonly html: string;
   readonly text: string;
   readonly messageId: string;
+  /** Where a reply goes, when not to the sender (a contact message's staff alert: the visitor). */
+  readonly replyTo?: string | null;
   /** A customer email about a ticket: every attempt becomes an event of the ticket's notifications stream. */
   readonly customer: boolean;
   readonly attempts: number;
@@ -54,6 +57,7 @@ interface JobRow {
   html_body: string;
   text_body: string;
   message_id: string;
+  reply_to: string | null;
   customer_email: boolean;
   attempts: number;
   appended_at: Date;
@@ -62,7 +66,7 @@ interface JobRow {
 }
 
 const COLUMNS = `idempotency_key, event_id, kind, ticket_id, user_id, to_address, subject, html_body, text_body, message_id,
-  customer_email, attempts, appended_at`;
+  reply_to, customer_email, attempts, appended_at`;
 
 function toJob(row: JobRow): NotificationJob {
   return {
@@ -76,6 +80,7 @@ function toJob(row: JobRow): NotificationJob {
     html: row.html_body,
     text: row.text_body,
     messageId: row.message_id,
+    replyTo: row.reply_to,
     customer: row.customer_email,
     attempts: row.attempts,
     appendedAt: row.appended_at,
@@ -96,10 +101,10 @@ export function insertJobsStatement(
   const claimed = options.claimant !== undefined;
   return {
     text: `INSERT INTO notification_jobs (idempotency_key, event_id, kind, ticket_id, user_id, to_address, subject, html_body,
-         text_body, message_id, customer_email, appended_at, next_attempt_at${claimed ? ', claimed_by, claimed_until, claim_token' : ''})
-       SELECT t.*, coalesce($13::timestamptz, now())${claimed ? `, $14::text, ${CLAIM_UNTIL}, nextval('outbox_claim_tokens')` : ''}
+         text_body, message_id, customer_email, appended_at, reply_to, next_attempt_at${claimed ? ', claimed_by, claimed_until, claim_token' : ''})
+       SELECT t.*, coalesce($14::timestamptz, now())${claimed ? `, $15::text, ${CLAIM_UNTIL}, nextval('outbox_claim_tokens')` : ''}
        FROM unnest($1::text[], $2::uuid[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
-         $10::text[], $11::bool[], $12::timestamptz[]) AS t
+         $10::text[], $11::bool[], $12::timestamptz[], $13::text[]) AS t
        ON CONFLICT (idempotency_key) DO NOTHING`,
     values: [
       jobs.map((job) => job.key),
@@ -114,6 +119,7 @@ export function insertJobsStatement(
       jobs.map((job) => job.messageId),
       jobs.map((job) => job.customer),
       jobs.map((job) => job.appendedAt),
+      jobs.map((job) => job.replyTo ?? null),
       options.nextAttemptAt ?? null,
       ...(claimed ? [options.claimant] : []),
     ],
@@ -156,10 +162,15 @@ export function nameUuid(name: string): string {
 
 /** notification_jobs, the email outbox: inserts (idempotent per key), claims, outcomes. */
 export class NotificationJobs {
+  /** For `markMany` (never destroyed: that would end the pool, which is the app's). */
+  private readonly kysely: Kysely<unknown>;
+
   constructor(
     readonly pool: Pool,
     private readonly kind: 'postgres' | 'embedded',
-  ) {}
+  ) {
+    this.kysely = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+  }
 
   /**
    * Inserts jobs claimed by `claimant` in one statement; a key already there is left as it is (and is not
@@ -234,37 +245,33 @@ export class NotificationJobs {
     return rows[0] ? toJob(rows[0]) : null;
   }
 
-  /** The outcomes of several attempts in one statement (on the caller's transaction when given one). */
-  async markMany(client: PoolClient | Pool, outcomes: readonly JobOutcome[]): Promise<void> {
-    if (outcomes.length === 0) return;
-    const statement = markJobsStatement(outcomes);
-    await client.query(statement.text, [...statement.values]);
+  /** The outcomes of several attempts in one statement (see `markJobs`). */
+  async markMany(outcomes: readonly JobOutcome[]): Promise<void> {
+    await markJobs(this.kysely, outcomes);
   }
 }
 
 /**
- * The UPDATE that writes attempts' outcomes to their jobs (parameters $1 to $5), for `markMany` or a caller's
- * statement, and lets go of their claims. Only a pending job still carrying the attempt's claim token takes an
+ * Writes attempts' outcomes to their jobs and lets go of their claims, in one statement on `db` (the jobs'
+ * own, or a caller's transaction). Only a pending job still carrying the attempt's claim token takes an
  * outcome: a late one (an attempt whose claim expired and was taken by another process) changes nothing, and a
  * sent or failed job is never made pending again.
  */
-export function markJobsStatement(outcomes: readonly JobOutcome[]): { readonly text: string; readonly values: readonly unknown[] } {
-  return {
-    text: `UPDATE notification_jobs AS j
+export async function markJobs(db: Kysely<unknown>, outcomes: readonly JobOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const keys = outcomes.map((outcome) => outcome.key);
+  await sql`UPDATE notification_jobs AS j
        SET attempts = v.attempts, last_error = v.error,
            status = CASE WHEN v.error IS NULL THEN 'sent' WHEN v.retry_ms IS NULL THEN 'failed' ELSE 'pending' END,
            sent_at = CASE WHEN v.error IS NULL THEN now() ELSE j.sent_at END,
            next_attempt_at = CASE WHEN v.error IS NULL OR v.retry_ms IS NULL THEN j.next_attempt_at
                                   ELSE now() + make_interval(secs => v.retry_ms / 1000) END,
            claimed_by = NULL, claimed_until = NULL
-       FROM unnest($1::text[], $2::int[], $3::text[], $4::float8[], $5::bigint[]) AS v(key, attempts, error, retry_ms, token)
-       WHERE j.idempotency_key = v.key AND j.idempotency_key = ANY($1::text[]) AND j.status = 'pending' AND j.claim_token = v.token`,
-    values: [
-      outcomes.map((outcome) => outcome.key),
-      outcomes.map((outcome) => outcome.attempts),
-      outcomes.map((outcome) => (outcome.error === null ? null : outcome.error.slice(0, 2000))),
-      outcomes.map((outcome) => outcome.retryInMs),
-      outcomes.map((outcome) => outcome.claimToken),
-    ],
-  };
+       FROM unnest(${keys}::text[], ${outcomes.map((outcome) => outcome.attempts)}::int[],
+                   ${outcomes.map((outcome) => (outcome.error === null ? null : outcome.error.slice(0, 2000)))}::text[],
+                   ${outcomes.map((outcome) => outcome.retryInMs)}::float8[], ${outcomes.map((outcome) => outcome.claimToken)}::bigint[])
+            AS v(key, attempts, error, retry_ms, token)
+       WHERE j.idempotency_key = v.key AND j.idempotency_key = ANY(${keys}::text[]) AND j.status = 'pending' AND j.claim_token = v.token`.execute(
+    db,
+  );
 }

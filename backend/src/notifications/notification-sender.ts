@@ -1,14 +1,15 @@
 import { Logger } from '@nestjs/common';
+import { Kysely, PostgresDialect } from 'kysely';
 import { EVENT_SCHEMAS, NOTIFICATION_TYPES, type NotificationType, ticketNotificationsStreamId } from '@ppr/contracts';
 import { GroupWriter } from '../common/group-writer';
 import { type MailLogOutcome, MailService } from '../mail/mail.service';
-import { DuplicateEventError, type EventStore, type NewEvent, type Position, type SqlWrite } from '../event-store/event-store.port';
+import { DuplicateEventError, type EventStore, type NewEvent, type Position, type StoreTransaction } from '../event-store/event-store.port';
 import type { Claim, Delivery, OutboxKind } from '../processing/outbox-sender';
 import {
   type ClaimedNotificationJob,
   isResendKey,
   type JobOutcome,
-  markJobsStatement,
+  markJobs,
   type NotificationJob,
   type NotificationJobs,
   nameUuid,
@@ -24,15 +25,6 @@ export interface AttemptResult {
   readonly notificationId: string | null;
   /** Where the attempt's event landed (null: no event, or it was already recorded). */
   readonly position: Position | null;
-}
-
-/** The PostgreSQL store's appends along with other writes, in one statement (PostgresEventStore.appendAlong). */
-interface AlongStore extends EventStore {
-  appendAlong(appends: readonly AttemptEvent[], writes: readonly SqlWrite[]): Promise<Position[]>;
-}
-
-function appendsAlong(store: EventStore): store is AlongStore {
-  return typeof (store as Partial<AlongStore>).appendAlong === 'function';
 }
 
 interface AttemptEvent {
@@ -86,7 +78,9 @@ export class NotificationSender implements OutboxKind<ClaimedNotificationJob, At
     private readonly store: EventStore,
     private readonly jobs: NotificationJobs,
     private readonly policy: RetryPolicy,
-  ) {}
+  ) {
+    this.jobsDb = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: jobs.pool }) });
+  }
 
   /**
    * The attempts' events and job updates of concurrent sends, written together (see GroupWriter). The sends of
@@ -94,6 +88,9 @@ export class NotificationSender implements OutboxKind<ClaimedNotificationJob, At
    * for them but the job's slot in the sender).
    */
   private readonly recorder = new GroupWriter<Recording, Recorded>((items) => this.recordMany(items), { lingerMs: RECORD_LINGER_MS });
+
+  /** The jobs' and the mail log's writes where the store shares no transaction (never destroyed: the pool is the app's). */
+  private readonly jobsDb: Kysely<unknown>;
 
   /** The transport the mail log's rows name (see NotificationJobs.claim). */
   get mailTransport(): string {
@@ -133,6 +130,7 @@ export class NotificationSender implements OutboxKind<ClaimedNotificationJob, At
       html: job.html,
       idempotencyKey: job.key,
       messageId: job.messageId,
+      ...(job.replyTo ? { headers: { 'Reply-To': job.replyTo } } : {}),
       resumeInterrupted: true,
     };
     // A pending row of the log (written with the job, or left by an interrupted attempt) is delivered under;
@@ -189,29 +187,39 @@ export class NotificationSender implements OutboxKind<ClaimedNotificationJob, At
   }
 
   /**
-   * Records attempts: their events, their jobs' rows and their rows of the mail log. On PostgreSQL all of a
-   * group's writes are one statement (one commit), so an event, its job's update and its mail-log outcome
-   * are never apart; elsewhere the events are appended one by one before the jobs and the mail log are
-   * updated in one statement each.
+   * Records attempts: their events, their jobs' rows and their rows of the mail log. Where the store shares
+   * transactions (PostgreSQL) all of a group's writes are one transaction, the events first (as the store
+   * wants them), so an event, its job's update and its mail-log outcome are never apart; elsewhere the events
+   * are appended one by one before the jobs and the mail log are updated in one statement each.
    */
   private async recordMany(items: readonly Recording[]): Promise<Recorded[]> {
     const outcomes = items.map((item) => item.outcome);
     const mail = items.flatMap((item) => (item.mail ? [item.mail] : []));
-    const writes: SqlWrite[] = [markJobsStatement(outcomes), ...(mail.length > 0 ? [MailService.outcomesWrite(mail)] : [])];
-    if (!appendsAlong(this.store)) {
+    const writeRows = async (db: StoreTransaction | null): Promise<void> => {
+      await markJobs(db ?? this.jobsDb, outcomes);
+      await MailService.writeOutcomes(db ?? this.jobsDb, mail);
+    };
+    if (!this.store.supports.transactions) {
       const recorded: Recorded[] = [];
       for (const item of items) recorded.push(await this.appendAlone(item.event));
-      for (const write of writes) await this.jobs.pool.query(write.text, [...write.values]);
+      await writeRows(null);
       return recorded;
     }
     const events = items.flatMap((item) => (item.event ? [item.event] : []));
     let positions: Position[];
     try {
-      positions = await this.store.appendAlong(events, writes);
+      positions = await this.store.transaction(async (tx) => {
+        const appended = await this.store.appendInTransaction(
+          tx,
+          events.map(({ streamId, event }) => ({ streamId, events: [event], expected: 'any' as const })),
+        );
+        await writeRows(tx);
+        return appended.map((result) => result.position);
+      });
     } catch (cause) {
       if (items.length === 1 && cause instanceof DuplicateEventError) {
         // Recorded by an earlier run that stopped before its job's update: the log has it already.
-        await this.store.appendAlong([], writes);
+        await this.store.transaction(writeRows);
         return [{ notificationId: items[0]!.event!.event.id, position: null }];
       }
       throw cause;

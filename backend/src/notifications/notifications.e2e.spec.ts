@@ -124,25 +124,6 @@ describe('ticket emails from the notification saga, over a real SMTP server', ()
     expect((history.body.entries as { type: string }[]).filter((e) => e.type === 'NotificationSent')).toHaveLength(4);
   });
 
-  it('alerts staff about a waived ticket and sends no status update for its activation', async () => {
-    const email = customerEmail();
-    const [ticketId] = await seedTickets(t, [
-      [
-        seed('TicketCreated', created({ email }), new Date()),
-        seed('TicketFeeWaived', { kind: 'free_diagnostic', notes: 'Free diagnostic service', paymentIntentId: null }, new Date()),
-        seed('TicketStatusChanged', { from: 'pending_payment', to: 'active' }, new Date()),
-      ],
-    ]);
-    const reference = `PPR-${new Date().getUTCFullYear()}-${ticketId}`;
-    for (const staff of STAFF) {
-      const alert = await waitFor(() => to(smtp, staff).find((m) => m.parsed.subject?.includes(reference)));
-      expect(alert.parsed.subject).toContain('waived (free diagnostic)');
-    }
-    await waitFor(() => to(smtp, email)[0]);
-    const rows = await t.db.pool.query('SELECT kind FROM notification_jobs WHERE ticket_id = $1 ORDER BY kind', [ticketId]);
-    expect(rows.rows.map((r: { kind: string }) => r.kind)).toEqual(['staff-alert', 'staff-alert', 'ticket-created']);
-  });
-
   it('keeps the ticket when the server refuses, logs each failure, retries, and resends once it accepts', async () => {
     smtp.refuseWith = 'Mailbox unavailable';
     const email = customerEmail();

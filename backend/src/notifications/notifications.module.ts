@@ -16,16 +16,18 @@ import { PROCESSING } from '../processing/processing.tokens';
 import { ProjectionsModule } from '../projections/projections.module';
 import { EmailLogController } from './email-log.controller';
 import { EmailLogService, messageIdDomain } from './email-log.service';
+import { EmailQueue } from './email-queue';
 import { type ClaimedNotificationJob, NotificationJobs } from './notification-jobs';
 import { type Attempt, NotificationSender } from './notification-sender';
-import { EMAIL_OUTBOX, NOTIFICATION_JOBS, NOTIFICATION_SENDER } from './notifications.tokens';
+import { EMAIL_OUTBOX, EMAIL_QUEUE, NOTIFICATION_JOBS, NOTIFICATION_SENDER } from './notifications.tokens';
 import { TicketEmailsSaga } from './sagas/ticket-emails.saga';
 
 type EmailOutbox = OutboxSender<ClaimedNotificationJob, Attempt>;
 
 /**
  * Customer emails about tickets and staff alerts: the ticket-email saga (a processor) turns events into jobs of
- * the email outbox, and the outbox sender (a worker) sends them (docs/architecture.md, "Processing" and
+ * the email outbox, other modules add theirs with their own writes (EmailQueue: a contact message's staff
+ * alert), and the outbox sender (a worker) sends them (docs/architecture.md, "Processing" and
  * "Notifications"); plus the admin's email log endpoints.
  */
 @Module({
@@ -48,7 +50,9 @@ type EmailOutbox = OutboxSender<ClaimedNotificationJob, Attempt>;
       useFactory: (sender: NotificationSender): EmailOutbox => new OutboxSender(sender, new Logger('Notifications')),
     },
     EmailLogService,
+    { provide: EMAIL_QUEUE, useClass: EmailQueue },
   ],
+  exports: [EMAIL_QUEUE],
 })
 export class NotificationsModule implements OnModuleInit {
   constructor(

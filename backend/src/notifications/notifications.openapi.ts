@@ -19,12 +19,13 @@ export const notificationsOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/admin/email-notifications',
+      operationId: 'listEmailNotifications',
+      auth: 'admin',
       tag: TAG,
       summary: 'The email log: the newest attempts to email customers about their tickets',
       description:
         "One entry per attempt (sent or failed, with the mail server's error), newest first, with the HTML as sent. Staff alerts and " +
         'account emails are not in it (they are in the mail log table, mail_messages).',
-      session: true,
       parameters: [
         {
           name: 'limit',
@@ -42,9 +43,10 @@ export const notificationsOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/admin/tickets/{id}/email-notifications',
+      operationId: 'listEmailNotificationsForTicket',
+      auth: 'admin',
       tag: TAG,
       summary: "A ticket's email log, newest first",
-      session: true,
       parameters: [ticketId],
       responses: {
         200: { description: 'The entries (empty when no email was sent yet)', schema: 'EmailNotificationList' },
@@ -55,10 +57,11 @@ export const notificationsOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/admin/email-notifications/{id}/resend',
+      operationId: 'resendEmailNotification',
+      auth: 'admin',
       tag: TAG,
       summary: "Send an entry's email again, as a new attempt (one try, answered at once)",
       description: 'The same recipient, subject and content, with a new Message-ID; the attempt joins the log whatever its outcome.',
-      session: true,
       parameters: [{ name: 'id', in: 'path', description: 'The log entry id (a uuid)' }],
       responses: {
         200: { description: `"${emailMessages.resent}" and the new entry`, schema: 'EmailResendResult' },

@@ -58,9 +58,9 @@ describe('resend jobs in one app', () => {
     const original = `${randomUUID()}:ticket-created`;
     const [first] = await jobs.insertClaimed(t.db.pool, [resendJob(original, 'late@example.com')], 'another-process');
     const token = first!.claimToken;
-    await jobs.markMany(t.db.pool, [{ key: first!.key, claimToken: token, attempts: 1, error: null, retryInMs: null }]);
+    await jobs.markMany([{ key: first!.key, claimToken: token, attempts: 1, error: null, retryInMs: null }]);
     // An attempt that outlived the job's takeover reports a failure with a retry: ignored.
-    await jobs.markMany(t.db.pool, [{ key: first!.key, claimToken: token, attempts: 1, error: 'Connection closed', retryInMs: 1000 }]);
+    await jobs.markMany([{ key: first!.key, claimToken: token, attempts: 1, error: 'Connection closed', retryInMs: 1000 }]);
     expect(await jobState(t, first!.key)).toEqual({ status: 'sent', attempts: 1 });
     // So the next resend of the email is taken (the one-pending-resend index has nothing to refuse it for).
     const [second] = await jobs.insertClaimed(t.db.pool, [resendJob(original, 'late@example.com')], 'another-process');
@@ -81,9 +81,9 @@ describe('resend jobs in one app', () => {
       [job!.key],
     );
     const newer = Number(rows[0]!.token);
-    await jobs.markMany(t.db.pool, [{ key: job!.key, claimToken: newer, attempts: 1, error: 'Mailbox unavailable', retryInMs: null }]);
+    await jobs.markMany([{ key: job!.key, claimToken: newer, attempts: 1, error: 'Mailbox unavailable', retryInMs: null }]);
     // The stalled process comes back and records a success under its old claim: the newer claim's outcome stands.
-    await jobs.markMany(t.db.pool, [{ key: job!.key, claimToken: job!.claimToken, attempts: 1, error: null, retryInMs: null }]);
+    await jobs.markMany([{ key: job!.key, claimToken: job!.claimToken, attempts: 1, error: null, retryInMs: null }]);
     expect(await jobState(t, job!.key)).toEqual({ status: 'failed', attempts: 1 });
   });
 

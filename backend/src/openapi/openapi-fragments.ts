@@ -7,19 +7,26 @@
  *          name: '<module>',
  *          requests: { MyThingRequest: myThingRequestSchema },   // zod schemas from @ppr/contracts, as sent
  *          responses: { MyThing: myThingSchema },                // zod schemas from @ppr/contracts, as answered
- *          operations: [{ method: 'post', path: '/api/admin/my-things/{id}', tag: 'Admin', summary: '...',
- *                         body: 'MyThingRequest', session: true, parameters: [...],
+ *          operations: [{ method: 'post', path: '/api/admin/my-things/{id}', operationId: 'updateMyThing', auth: 'admin',
+ *                         tag: 'Admin', summary: '...', body: 'MyThingRequest', parameters: [...],
  *                         responses: { 200: { description: '...', schema: 'MyThing' }, 400: badRequest, 404: error('...') } }],
  *        });
+ *      operationId: unique camelCase, holding the name of the controller method that serves the route (`update`
+ *      here), for generated clients. auth: who the guard lets in (AUTH in openapi-fragment.ts: 'public',
+ *      'optional-session', 'customer', 'admin', 'setup-or-admin', 'ticket', 'integration-key'); it is the
+ *      operation's `security`. Requests this application sends out go under `webhooks` (a POST each).
  *      with defineOpenApiFragment and the helpers (error, badRequest, badRequestOr, forbiddenOr, tooManyRequests,
  *      quoted, ticketId...) from '../openapi/openapi-fragment'. Paths carry the /api prefix and `{name}` parameters.
  *      Schema names are global: pick names nobody else uses (a prefix such as `Admin...` helps); naming the same
  *      zod schema object under the same name in two fragments is fine, two different schemas under one name
  *      fail at start-up. ApiError and Message need no declaration.
- *      Mutations get the X-Requested-With header and the 403 automatically (csrf: 'origin' | 'exempt' otherwise).
+ *      Mutations get the X-Requested-With header and the 403 automatically (csrf: 'origin' | 'exempt' otherwise);
+ *      every operation without a 400 of its own gets the 400 of a query string holding NUL.
  *   2. Add ONE line to the list below (import + entry), keeping the others.
  * backend/src/openapi/openapi.e2e.spec.ts then checks that every served route is documented, that every documented
- * route exists, and that the CSRF rule documented for each mutation is the one the app applies.
+ * route exists, that the CSRF rule and the security documented for each operation are the ones the app applies, and
+ * that each operationId holds its controller method's name. Then `npm run openapi:lint` (Redocly, 0 warnings) and
+ * `npm run openapi:types --workspace backend` (test/generated/openapi.d.ts; a unit spec fails when it is stale).
  */
 import { accountsOpenApi } from '../accounts/accounts.openapi';
 import { adminOpenApi } from '../admin/admin.openapi';

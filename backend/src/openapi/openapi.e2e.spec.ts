@@ -1,7 +1,12 @@
-import type { INestApplication } from '@nestjs/common';
+import { type INestApplication, RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer } from '@nestjs/core';
 import { accountMessages, registerSchema, supportRequestSchema, supportRequestWithPaymentSchema, ticketDetailSchema } from '@ppr/contracts';
 import request from 'supertest';
 import { z } from 'zod';
+import { firstAdmin } from '../../test/admin-helpers';
+import { aSupportRequest } from '../../test/builders';
+import { type Agent, verifiedCustomer } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { buildOpenApiDocument, documentedOperations, IDEMPOTENCY_KEY_PATTERN } from './openapi-document';
 
@@ -24,18 +29,38 @@ function servedRoutes(app: INestApplication): { method: string; path: string }[]
   });
 }
 
+/** Every controller method that serves a route, with its route as an OpenAPI path (the /api prefix, `{name}`). */
+function servedHandlers(app: INestApplication): { method: string; path: string; handler: string }[] {
+  const found: { method: string; path: string; handler: string }[] = [];
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const { metatype } of module.controllers.values()) {
+      const type = metatype as { prototype: Record<string, unknown> } | null;
+      if (!type) continue;
+      const prefixes = ([] as string[]).concat((Reflect.getMetadata(PATH_METADATA, type) as string | string[] | undefined) ?? '');
+      for (const handler of Object.getOwnPropertyNames(type.prototype)) {
+        const fn = type.prototype[handler];
+        const method = typeof fn === 'function' ? (Reflect.getMetadata(METHOD_METADATA, fn) as RequestMethod | undefined) : undefined;
+        if (method === undefined) continue;
+        const routes = ([] as string[]).concat(Reflect.getMetadata(PATH_METADATA, fn as object) as string | string[]);
+        for (const prefix of prefixes) {
+          for (const route of routes) {
+            const path = `/api/${[prefix, route].filter((part) => part && part !== '/').join('/')}`.replace(/\/+/g, '/');
+            found.push({ method: RequestMethod[method].toLowerCase(), path: path.replace(/:(\w+)/g, '{$1}'), handler });
+          }
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/** A requirement of an operation's `security`: scheme name to the roles it needs. */
+type SecurityDoc = readonly Readonly<Record<string, readonly string[]>>[];
+
 /** A value for each path parameter, for calling the documented routes. */
 const PATH_SAMPLES: Readonly<Record<string, string>> = { id: '1', token: 'some-token', file: 'swagger-ui.css' };
 
-const SUPPORT_REQUEST = {
-  businessName: 'Rockville Orthodontics',
-  contactName: 'Dana Ortiz',
-  email: 'dana@rockvilleortho.example',
-  phone: '(301) 555-0188',
-  address: '1 Research Blvd, Rockville, MD',
-  serviceCategory: 'networking',
-  issueDescription: 'The imaging workstation loses its share drive every few hours.',
-};
+const SUPPORT_REQUEST = aSupportRequest();
 
 interface OperationDoc {
   readonly parameters?: readonly { readonly name: string; readonly in: string; readonly required?: boolean }[];
@@ -123,19 +148,90 @@ describe('OpenAPI document and docs page', () => {
     }
   });
 
-  it('documents which operations need a session as the guards apply it: each answers 401 to an anonymous call', async () => {
-    const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, OperationDoc & { security?: unknown }>> };
-    const guarded = documentedOperations().filter(({ method, path }) => doc.paths[path]![method]!.security);
-    expect(guarded.map(({ method, path }) => `${method} ${path}`)).toEqual(
+  it('states the security of every operation as the guards apply it: anonymous calls, and sessions of the other role', async () => {
+    const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, OperationDoc & { security?: SecurityDoc }>> };
+    const call = (method: string, url: string, agent?: Agent) => {
+      const client = agent ?? http();
+      return method === 'get' ? client.get(url) : client[method as 'post'](url).set('X-Requested-With', 'XMLHttpRequest').send({});
+    };
+    const kinds = new Map<string, string[]>();
+    for (const { method, path } of documentedOperations()) {
+      const operation = doc.paths[path]![method]!;
+      const security = operation.security!;
+      const url = path.replace(/\{(\w+)\}/g, (_, name: string) => PATH_SAMPLES[name] ?? 'x');
+      const response = await call(method, url);
+      const schemes = security.map((requirement) => Object.keys(requirement).join('+') || 'none');
+      const key = schemes.join(' | ') || 'public';
+      kinds.set(key, [...(kinds.get(key) ?? []), `${method} ${path}`]);
+      const seen = { method, path, schemes, status: response.status, documents401: '401' in operation.responses };
+      if (schemes.includes('none') || security.length === 0) {
+        // Public, or a session only when there is one: an anonymous call is never refused as unauthenticated.
+        expect({ ...seen, refused: response.status === 401 }).toEqual({ ...seen, refused: false });
+      } else if (schemes.includes('ticketGrants')) {
+        // The submitting browser or the owner: anyone else is told the ticket does not exist (or, first, that the body is bad).
+        const answer = { ...seen, notFoundOrBadBody: [400, 404].includes(response.status), documents404: '404' in operation.responses };
+        expect(answer).toEqual({ ...answer, notFoundOrBadBody: true, documents404: true });
+      } else {
+        expect(seen).toEqual({ ...seen, status: 401, documents401: true });
+        if (schemes.includes('integrationKey')) expect(response.get('WWW-Authenticate')).toBe('Bearer realm="integrations"');
+      }
+    }
+    // Not vacuous: every kind of caller is there.
+    expect([...kinds.keys()].sort()).toEqual(['integrationKey', 'none | session', 'public', 'session', 'ticketGrants | session'].sort());
+    expect(kinds.get('session')).toEqual(
       expect.arrayContaining(['get /api/admin/tickets', 'patch /api/admin/tickets/{id}/notes', 'get /api/customer/me']),
     );
-    for (const { method, path } of guarded) {
+
+    // The role a session needs: an admin's session is no customer's, and a customer's no admin's (both 401).
+    const customer = (await verifiedCustomer(t.app, t.db)).agent;
+    const admin = (await firstAdmin(t.app)).agent;
+    const roles = { customer: 0, admin: 0 };
+    for (const { method, path } of documentedOperations()) {
+      const security = doc.paths[path]![method]!.security!;
+      if (security.length !== 1 || !security[0]!.session) continue;
+      const role = security[0]!.session.join(' ');
+      expect({ method, path, knownRole: role === 'customer' || role === 'admin' }).toEqual({ method, path, knownRole: true });
+      roles[role as 'customer' | 'admin'] += 1;
       const url = path.replace(/\{(\w+)\}/g, (_, name: string) => PATH_SAMPLES[name] ?? 'x');
-      const response = await (method === 'get' ? http().get(url) : mutate(method, url).set('X-Requested-With', 'XMLHttpRequest').send({}));
-      expect({ method, path, status: response.status, documented: '401' in doc.paths[path]![method]!.responses }).toEqual({
+      const response = await call(method, url, role === 'admin' ? customer : admin);
+      expect({ method, path, role, status: response.status }).toEqual({ method, path, role, status: 401 });
+    }
+    expect(roles.customer > 0 && roles.admin > 0).toBe(true);
+  });
+
+  it('names each operation after the controller method that serves it: unique camelCase operationIds', () => {
+    const handlers = new Map(servedHandlers(t.app).map(({ method, path, handler }) => [`${method} ${path}`, handler]));
+    const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, { operationId?: string }>> };
+    const ids = documentedOperations().map(({ method, path }) => {
+      const operationId = doc.paths[path]![method]!.operationId!;
+      const handler = handlers.get(`${method} ${path}`);
+      expect({ method, path, operationId, handler }).toEqual({
         method,
         path,
-        status: 401,
+        operationId: expect.stringMatching(/^[a-z][a-zA-Z0-9]*$/),
+        handler: expect.any(String),
+      });
+      // The method's name is in the operationId (`list` of AdminTicketsController: listAdminTickets).
+      expect({ operationId, handler, contained: operationId.toLowerCase().includes(handler!.toLowerCase()) }).toEqual({
+        operationId,
+        handler,
+        contained: true,
+      });
+      return operationId;
+    });
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(handlers.size).toBe(ids.length);
+  });
+
+  it('documents the 400 every route answers to a query string holding NUL', async () => {
+    const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, OperationDoc>> };
+    for (const { method, path } of documentedOperations()) {
+      const url = `${path.replace(/\{(\w+)\}/g, (_, name: string) => PATH_SAMPLES[name] ?? 'x')}?q=%00`;
+      const response = await (method === 'get' ? http().get(url) : mutate(method, url).set('X-Requested-With', 'XMLHttpRequest').send({}));
+      expect({ method, path, status: response.status, documented: '400' in doc.paths[path]![method]!.responses }).toEqual({
+        method,
+        path,
+        status: 400,
         documented: true,
       });
     }

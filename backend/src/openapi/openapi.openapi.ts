@@ -7,6 +7,8 @@ export const openApiDocsOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/openapi.json',
+      operationId: 'getOpenApiDocument',
+      auth: 'public',
       tag: 'Documentation',
       summary: 'This OpenAPI 3.1 document',
       responses: { 200: { description: 'The document', text: 'application/json' } },
@@ -14,6 +16,8 @@ export const openApiDocsOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/docs',
+      operationId: 'getDocsPage',
+      auth: 'public',
       tag: 'Documentation',
       summary: 'A browsable page of this document (Swagger UI)',
       responses: { 200: { description: 'The page', html: true } },
@@ -21,6 +25,8 @@ export const openApiDocsOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/docs/init.js',
+      operationId: 'getDocsInitScript',
+      auth: 'public',
       tag: 'Documentation',
       summary: "The page's start-up script",
       responses: { 200: { description: 'The script', text: 'text/javascript' } },
@@ -28,6 +34,8 @@ export const openApiDocsOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/docs/assets/{file}',
+      operationId: 'getDocsAsset',
+      auth: 'public',
       tag: 'Documentation',
       summary: "Swagger UI's files",
       parameters: [

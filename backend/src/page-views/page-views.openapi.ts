@@ -19,6 +19,8 @@ export const pageViewsOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/page-views',
+      operationId: 'recordPageView',
+      auth: 'public',
       tag: 'Page views',
       summary: 'Count a page view of the site (sent by the SPA on each route change, admin routes excluded)',
       description:
@@ -35,9 +37,10 @@ export const pageViewsOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/admin/page-views',
+      operationId: 'getPageViewReport',
+      auth: 'admin',
       tag: 'Admin',
       summary: 'Page views per path and day, and per path over the range',
-      session: true,
       parameters: [
         {
           name: 'from',

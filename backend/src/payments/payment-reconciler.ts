@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Clock } from '../common/clock';
 import { CLOCK } from '../common/common.tokens';
+import { isTransientError } from '../common/transient-errors';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
@@ -16,6 +17,7 @@ import {
   takeIntentsToCheck,
   updateIntentStatus,
 } from './payment-records.repository';
+import { PaymentRecordingUnavailableError } from './payment-recording';
 import { PAYMENT_GATEWAY } from './payments.tokens';
 import { GATEWAY_ACTOR, TicketPaymentsService } from './ticket-payments.service';
 import { sleep } from '../common/sleep';
@@ -134,8 +136,14 @@ export class PaymentReconciler {
         }
       }
     } catch (error) {
-      if (!(error instanceof PaymentGatewayUnavailableError)) throw error;
-      return { id, ticketId, result: 'unavailable', detail: error.message };
+      // The gateway, or our database, away for longer than a recording waits: tried again next run.
+      if (!(
+        error instanceof PaymentGatewayUnavailableError ||
+        error instanceof PaymentRecordingUnavailableError ||
+        isTransientError(error)
+      ))
+        throw error;
+      return { id, ticketId, result: 'unavailable', detail: error instanceof Error ? error.message : String(error) };
     }
   }
 

@@ -2,17 +2,11 @@ import { Logger } from '@nestjs/common';
 import { paymentMessages } from '@ppr/contracts';
 import request from 'supertest';
 import Stripe from 'stripe';
+import { aSupportRequest } from '../../test/builders';
 import { createTestApp, type TestApp } from '../../test/test-app';
 
 const SECRET = 'whsec_webhooktestsecret0123456789';
-const ticketData = {
-  businessName: 'Capitol Hill Dental',
-  contactName: 'Maya Patel',
-  email: 'maya@capitolhilldental.example',
-  phone: '(202) 555-0143',
-  serviceCategory: 'networking',
-  issueDescription: 'The front desk printer and two workstations drop off the network every afternoon.',
-};
+const ticketData = aSupportRequest();
 
 let sequence = 0;
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import request from 'supertest';
+import { aSupportRequest } from '../../test/builders';
 import { createTestApp } from '../../test/test-app';
 import { UsageError } from '../cli/cli-main';
 import { runPaymentsCli } from '../cli/payments';
@@ -11,14 +12,7 @@ import { loadConfig } from '../config/config';
 import { PAYMENT_GATEWAY } from './payments.tokens';
 import type { SimulatedPaymentGateway } from './simulated-payment-gateway';
 
-const ticketData = {
-  businessName: 'Capitol Hill Dental',
-  contactName: 'Maya Patel',
-  email: 'maya@capitolhilldental.example',
-  phone: '(202) 555-0143',
-  serviceCategory: 'networking',
-  issueDescription: 'The front desk printer and two workstations drop off the network every afternoon.',
-};
+const ticketData = aSupportRequest();
 
 /** `npm run payments -- reconcile` finds a payment whose webhook was lost, records it and prints it. */
 describe('npm run payments -- reconcile', () => {

@@ -1,8 +1,11 @@
 import { paymentMessages, publicConfigSchema } from '@ppr/contracts';
 import request from 'supertest';
 import Stripe from 'stripe';
+import { aSupportRequest } from '../../test/builders';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { PaymentReconciler } from './payment-reconciler';
+import { DEFAULT_RECORDING_PATIENCE } from './payment-recording';
+import { TicketPaymentsService } from './ticket-payments.service';
 import { FakeStripe } from './testing/fake-stripe';
 
 const SECRET = 'whsec_stripee2esecret0123456789';
@@ -12,14 +15,7 @@ const STRIPE_ENV = {
   STRIPE_WEBHOOK_SECRET: SECRET,
   PUBLIC_FORM_LIMIT_PER_HOUR: '1000',
 };
-const ticketData = {
-  businessName: 'Capitol Hill Dental',
-  contactName: 'Maya Patel',
-  email: 'maya@capitolhilldental.example',
-  phone: '(202) 555-0143',
-  serviceCategory: 'networking',
-  issueDescription: 'The front desk printer and two workstations drop off the network every afternoon.',
-};
+const ticketData = aSupportRequest();
 
 type Agent = ReturnType<typeof request.agent>;
 
@@ -51,8 +47,8 @@ describe('payments through the stripe gateway (local Stripe stand-in)', () => {
     return (await t.store.readStream(`ticket-${ticketId}`)).filter((event) => event.type === type);
   }
 
-  function deliverEvent(type: string, object: Record<string, unknown>) {
-    const payload = JSON.stringify({ id: `evt_${Math.random().toString(36).slice(2)}`, object: 'event', type, data: { object } }, null, 2);
+  function deliverEvent(type: string, object: Record<string, unknown>, id = `evt_${Math.random().toString(36).slice(2)}`) {
+    const payload = JSON.stringify({ id, object: 'event', type, data: { object } }, null, 2);
     return request(t.app.getHttpServer())
       .post('/api/payments/webhook')
       .set('Content-Type', 'application/json')
@@ -113,6 +109,41 @@ describe('payments through the stripe gateway (local Stripe stand-in)', () => {
     await deliverEvent('payment_intent.succeeded', paid).expect(200, { received: true, outcome: 'recorded' });
     expect((await agent.get(`/api/ticket/${ticketId}`).expect(200)).body.paymentStatus).toBe('completed');
     expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(1);
+  });
+
+  it('our database away after Stripe took the payment: the webhook and the report are 503s, their retries record it once', async () => {
+    const agent = browser();
+    const ticketId = await newTicket(agent);
+    const { paymentIntentId } = (await agent.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body;
+    const paid = fake.succeed(paymentIntentId);
+    const payments = t.app.get(TicketPaymentsService);
+    payments.recordingPatience = { patienceMs: 150, pauseMs: 20 };
+    const append = t.store.append.bind(t.store);
+    const outage = jest.spyOn(t.store, 'append').mockImplementation(async (streamId, events, expected) => {
+      if (events.some((event) => event.type === 'TicketPaymentReceived'))
+        throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+      return append(streamId, events, expected);
+    });
+    try {
+      await deliverEvent('payment_intent.succeeded', paid, `evt_outage_${paymentIntentId}`).expect(503);
+      await agent.post('/api/update-ticket-payment').send({ ticketId, paymentIntentId }).expect(503);
+    } finally {
+      outage.mockRestore();
+      payments.recordingPatience = DEFAULT_RECORDING_PATIENCE;
+    }
+    expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(0);
+
+    // Back: the page's retries (five at once) and Stripe's redelivery of the same event record one payment.
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => agent.post('/api/update-ticket-payment').send({ ticketId, paymentIntentId })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    await deliverEvent('payment_intent.succeeded', paid, `evt_outage_${paymentIntentId}`).expect(200, {
+      received: true,
+      outcome: 'unchanged',
+    });
+    expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(1);
+    expect((await agent.get(`/api/ticket/${ticketId}`).expect(200)).body.paymentStatus).toBe('completed');
   });
 
   it("update-ticket-payment before the webhook: verified by a retrieve at Stripe, not the browser's word", async () => {

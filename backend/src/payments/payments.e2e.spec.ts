@@ -8,6 +8,7 @@ import {
 import { CommandBus } from '@nestjs/cqrs';
 import request from 'supertest';
 import Stripe from 'stripe';
+import { aSupportRequest } from '../../test/builders';
 import { verifiedCustomer } from '../../test/customer-helpers';
 import { waitFor } from '../../test/smtp-server';
 import { createTestApp, type TestApp } from '../../test/test-app';
@@ -16,20 +17,13 @@ import { ReadYourWrites } from '../projections/read-your-writes';
 import { HandleTicketCommand } from '../tickets/commands/handle-ticket.command';
 import { PaymentGatewayUnavailableError } from './payment-gateway.port';
 import { PaymentReconciler } from './payment-reconciler';
+import { DEFAULT_RECORDING_PATIENCE, RECORDING_UNAVAILABLE_MESSAGE } from './payment-recording';
 import { PAYMENT_GATEWAY, WEBHOOK_SIGNING_SECRET } from './payments.tokens';
 import { type SimulatedEvent, type SimulatedPaymentGateway } from './simulated-payment-gateway';
 import { SimulatedWebhookSender } from './simulated-webhook-sender';
 import { TicketPaymentsService } from './ticket-payments.service';
 
-const ticketData = {
-  businessName: 'Capitol Hill Dental',
-  contactName: 'Maya Patel',
-  email: 'maya@capitolhilldental.example',
-  phone: '(202) 555-0143',
-  address: '410 E Capitol St, Washington, DC',
-  serviceCategory: 'networking',
-  issueDescription: 'The front desk printer and two workstations drop off the network every afternoon.',
-};
+const ticketData = aSupportRequest();
 /** The secret this app signs with (set here so that the test can forge and sign cookies with its own key). */
 const SESSION_SECRET = 'payments-e2e-secret-of-at-least-32-characters';
 const VISA = { cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: 2034, cvc: '123' };
@@ -201,7 +195,7 @@ describe('payments through the simulated gateway', () => {
     expect(await paymentStatusSeenBy(agent, ticketId)).toBe('completed');
   });
 
-  it('pays twice: double clicks get one intent, a second confirmation is refused, one payment event', async () => {
+  it('pays twice: double clicks get one intent, a second confirmation charges nothing and answers the same success, one payment event', async () => {
     const agent = browser();
     const ticketId = await newTicket(agent);
     const [a, b] = await Promise.all([
@@ -218,11 +212,21 @@ describe('payments through the simulated gateway', () => {
       agent.post('/api/payments/simulated/confirm').send({ clientSecret, ...VISA }),
       agent.post('/api/payments/simulated/confirm').send({ clientSecret, ...VISA }),
     ]);
-    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    const succeeded = { status: 'succeeded', paymentIntentId: a.body.paymentIntentId };
+    expect([first.body, second.body]).toEqual([succeeded, succeeded]);
+    const charge = async () =>
+      (
+        await t.db.pool.query<{ c: string }>('SELECT latest_charge AS c FROM simulated_payment_intents WHERE id = $1', [
+          a.body.paymentIntentId,
+        ])
+      ).rows[0]?.c;
+    const charged = await charge();
+    // Later, with another card even: the intent is paid, nothing is charged again.
     await agent
       .post('/api/payments/simulated/confirm')
-      .send({ clientSecret, ...VISA })
-      .expect(409, { message: paymentMessages.alreadyConfirmed });
+      .send({ clientSecret, ...DECLINED })
+      .expect(200, succeeded);
+    expect(await charge()).toBe(charged);
     const again = await agent.post('/api/create-payment-intent').send({ ticketId }).expect(409);
     expect(again.body.message).toMatch(/already paid/);
     await agent
@@ -231,6 +235,175 @@ describe('payments through the simulated gateway', () => {
       .expect(200, { id: ticketId });
 
     expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(1);
+  });
+
+  describe("our database away between the gateway's success and the payment's event (issue 33)", () => {
+    /** A database restart as the PostgreSQL server reports it to the connections it ends. */
+    const restart = (): Error => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    let payments: TicketPaymentsService;
+
+    beforeAll(() => {
+      payments = t.app.get(TicketPaymentsService);
+    });
+    afterEach(() => {
+      payments.recordingPatience = DEFAULT_RECORDING_PATIENCE;
+    });
+
+    /**
+     * Makes the appends of payment events fail (`failures` times; Infinity: until `restore`), as a restart
+     * does; other appends (a new ticket) go through. The recording's patience is short, to keep the test fast.
+     */
+    function failPaymentAppends(failures: number): { failed(): number; restore(): void } {
+      payments.recordingPatience = { patienceMs: 150, pauseMs: 20 };
+      const append = t.store.append.bind(t.store);
+      let failed = 0;
+      const spy = jest.spyOn(t.store, 'append').mockImplementation(async (streamId, events, expected) => {
+        if (failed < failures && events.some((event) => event.type === 'TicketPaymentReceived')) {
+          failed++;
+          throw restart();
+        }
+        return append(streamId, events, expected);
+      });
+      return { failed: () => failed, restore: () => spy.mockRestore() };
+    }
+
+    async function payableTicket(agent: Agent): Promise<{ ticketId: number; clientSecret: string; paymentIntentId: string }> {
+      const ticketId = await newTicket(agent);
+      const { clientSecret, paymentIntentId } = (await agent.post('/api/create-payment-intent').send({ ticketId }).expect(200)).body;
+      return { ticketId, clientSecret: clientSecret as string, paymentIntentId: paymentIntentId as string };
+    }
+
+    it('a failure of the append for a moment: retried at once, the confirmation records one payment', async () => {
+      const agent = browser();
+      const { ticketId, clientSecret, paymentIntentId } = await payableTicket(agent);
+      const outage = failPaymentAppends(1);
+
+      await agent
+        .post('/api/payments/simulated/confirm')
+        .send({ clientSecret, ...VISA })
+        .expect(200, { status: 'succeeded', paymentIntentId });
+
+      expect(outage.failed()).toBe(1);
+      expect(await paymentStatusSeenBy(agent, ticketId)).toBe('completed');
+      expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(1);
+    });
+
+    it("longer than the recording waits: the report is a 503, never a 409, and the client's retry records the payment once", async () => {
+      const agent = browser();
+      const { ticketId, clientSecret, paymentIntentId } = await payableTicket(agent);
+      const outage = failPaymentAppends(Infinity);
+
+      // The gateway took the money: the card form hears so; its event could not be appended.
+      await agent
+        .post('/api/payments/simulated/confirm')
+        .send({ clientSecret, ...VISA })
+        .expect(200, { status: 'succeeded', paymentIntentId });
+      expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(0);
+      // The page reports the payment: still away, so 503 with a Retry-After, and nothing written.
+      const report = await agent.post('/api/update-ticket-payment').send({ ticketId, paymentIntentId }).expect(503);
+      expect(report.body).toEqual({ message: RECORDING_UNAVAILABLE_MESSAGE });
+      expect(report.headers['retry-after']).toBe('2');
+      expect(outage.failed()).toBeGreaterThan(2);
+
+      // The database is back: the customer pays again; the confirmation answers the success (no new charge) and records it.
+      outage.restore();
+      await agent
+        .post('/api/payments/simulated/confirm')
+        .send({ clientSecret, ...VISA })
+        .expect(200, { status: 'succeeded', paymentIntentId });
+      expect(await paymentStatusSeenBy(agent, ticketId)).toBe('completed');
+      await agent.post('/api/update-ticket-payment').send({ ticketId, paymentIntentId }).expect(200, { id: ticketId });
+      expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(1);
+    });
+
+    it("the answer to the gateway's success lost on the way (the connection dropped after the commit): the retry records it", async () => {
+      const agent = browser();
+      const { ticketId, clientSecret, paymentIntentId } = await payableTicket(agent);
+      const pool = t.db.pool;
+      const own = Object.getOwnPropertyDescriptor(pool, 'query');
+      const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<unknown>;
+      let lost = false;
+      // The statement runs (and commits); its answer never arrives.
+      async function answerLost(text: string, values?: unknown[]): Promise<unknown> {
+        const result = await query(text, values);
+        if (!lost && text.includes("SET status = 'succeeded'")) {
+          lost = true;
+          throw new Error('Connection terminated unexpectedly');
+        }
+        return result;
+      }
+      Object.assign(pool, { query: answerLost });
+      try {
+        const first = await agent
+          .post('/api/payments/simulated/confirm')
+          .send({ clientSecret, ...VISA })
+          .expect(503);
+        expect(first.body).toEqual({ message: paymentMessages.unavailable });
+      } finally {
+        if (own) Object.defineProperty(pool, 'query', own);
+        else Reflect.deleteProperty(pool, 'query');
+      }
+      expect(lost).toBe(true);
+      expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(0);
+
+      await agent
+        .post('/api/payments/simulated/confirm')
+        .send({ clientSecret, ...VISA })
+        .expect(200, { status: 'succeeded', paymentIntentId });
+      expect(await paymentStatusSeenBy(agent, ticketId)).toBe('completed');
+      expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(1);
+    });
+
+    it('parallel retries of a payment whose event is missing (5 confirmations, 5 reports) append one payment event', async () => {
+      const agent = browser();
+      const { ticketId, paymentIntentId } = await paidWithWebhookLost(agent);
+      const { clientSecret } = (
+        await t.db.pool.query<{ clientSecret: string }>(
+          'SELECT client_secret AS "clientSecret" FROM simulated_payment_intents WHERE id = $1',
+          [paymentIntentId],
+        )
+      ).rows[0]!;
+      const sender = t.app.get(SimulatedWebhookSender);
+      gateway.deliverEventsTo((event) => sender.deliver(event));
+
+      const answers = await Promise.all([
+        ...Array.from({ length: 5 }, () => agent.post('/api/payments/simulated/confirm').send({ clientSecret, ...VISA })),
+        ...Array.from({ length: 5 }, () => agent.post('/api/update-ticket-payment').send({ ticketId, paymentIntentId })),
+      ]);
+
+      expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 10 }, () => 200));
+      expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(1);
+      expect(await paymentStatusSeenBy(agent, ticketId)).toBe('completed');
+    });
+
+    it('a pre-ticket fee whose event cannot be appended: 503, and the retry answers the same ticket, paid once', async () => {
+      const agent = browser();
+      const { paymentIntentId } = await paidPreTicketFee(agent);
+      const outage = failPaymentAppends(Infinity);
+      const first = await agent.post('/api/support-request-with-payment').send({ ticketData, paymentIntentId }).expect(503);
+      expect(first.body).toEqual({ message: RECORDING_UNAVAILABLE_MESSAGE });
+      outage.restore();
+
+      const retried = await agent.post('/api/support-request-with-payment').send({ ticketData, paymentIntentId }).expect(201);
+      const ticketId = retried.body.id as number;
+      expect(await paymentStatusSeenBy(agent, ticketId)).toBe('completed');
+      expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(1);
+      const { rows } = await t.db.pool.query('SELECT ticket_id FROM payment_intents WHERE id = $1', [paymentIntentId]);
+      expect(rows).toEqual([{ ticket_id: ticketId }]);
+    });
+
+    it('the reconciler reports a recording that cannot be made now as unavailable, and records it on a later run', async () => {
+      const agent = browser();
+      const { ticketId } = await paidWithWebhookLost(agent);
+      const reconciler = t.app.get(PaymentReconciler);
+      const outage = failPaymentAppends(Infinity);
+      const during = await reconciler.reconcile({ afterMinutes: 0 });
+      expect(during.findings.filter((finding) => finding.ticketId === ticketId).map((finding) => finding.result)).toEqual(['unavailable']);
+      outage.restore();
+      const after = await reconciler.reconcile({ afterMinutes: 0 });
+      expect(after.findings.filter((finding) => finding.ticketId === ticketId).map((finding) => finding.result)).toEqual(['recorded']);
+      expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(1);
+    });
   });
 
   it("the webhook before the browser's update-ticket-payment: the update changes nothing more", async () => {

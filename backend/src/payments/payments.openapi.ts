@@ -61,6 +61,8 @@ export const paymentsOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/create-payment-intent',
+      operationId: 'createPaymentIntent',
+      auth: 'ticket',
       tag: 'Payments',
       summary: "A payment intent for an existing ticket's diagnostic fee",
       body: 'CreatePaymentIntent',
@@ -76,6 +78,8 @@ export const paymentsOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/create-diagnostic-fee-payment',
+      operationId: 'createDiagnosticFeePayment',
+      auth: 'optional-session',
       tag: 'Payments',
       summary: 'A payment intent for the fee before the ticket exists',
       description:
@@ -90,16 +94,24 @@ export const paymentsOpenApi = defineOpenApiFragment({
     },
     ...(
       [
-        ['/api/support-request-with-payment', 'SupportRequestWithPayment', 'Submit a support request with its paid fee'],
+        [
+          '/api/support-request-with-payment',
+          'supportRequestWithPayment',
+          'SupportRequestWithPayment',
+          'Submit a support request with its paid fee',
+        ],
         [
           '/api/support-request-external-payment',
+          'supportRequestExternalPayment',
           'SupportRequestExternalPayment',
           'Submit a support request after a redirect-based payment, or with a fee waiver (isZeroCost)',
         ],
       ] as const
-    ).map(([path, body, summary]): Operation<typeof body, 'CreatedTicket'> => ({
+    ).map(([path, operationId, body, summary]): Operation<typeof body, 'CreatedTicket'> => ({
       method: 'post',
       path,
+      operationId,
+      auth: 'optional-session',
       tag: 'Payments',
       summary,
       body,
@@ -119,6 +131,8 @@ export const paymentsOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/update-ticket-payment',
+      operationId: 'updateTicketPayment',
+      auth: 'ticket',
       tag: 'Payments',
       summary: 'Report that a ticket is paid (or free); the server verifies with the gateway',
       body: 'UpdateTicketPayment',
@@ -134,6 +148,8 @@ export const paymentsOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/payments/checkout-session',
+      operationId: 'createCheckoutSession',
+      auth: 'ticket',
       tag: 'Payments',
       summary: 'Hosted checkout (Stripe Checkout) for a ticket',
       body: 'CreateCheckoutSession',
@@ -149,6 +165,8 @@ export const paymentsOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/payments/checkout/complete',
+      operationId: 'checkoutComplete',
+      auth: 'optional-session',
       tag: 'Payments',
       summary: "Hosted checkout's success address: on to the SPA's return screen",
       parameters: [{ name: 'session_id', in: 'query', description: 'The checkout session id (`cs_...`), filled in by the gateway' }],
@@ -161,18 +179,22 @@ export const paymentsOpenApi = defineOpenApiFragment({
         },
         404: error(paymentMessages.paymentNotFound),
         503: paymentUnavailable,
+        // The page a browser is sent to never answers 2xx: anything but the 303 is a failure.
+        default: error('Any other failure (the shared error body); there is no 2xx: success is the 303'),
       },
     },
     {
       method: 'post',
       path: '/api/payments/webhook',
+      operationId: 'receivePaymentWebhook',
+      auth: 'public',
       tag: 'Payments',
       summary: "The payment gateway's events (Stripe webhooks)",
       csrf: 'exempt',
       description:
         'Exempt from the CSRF rule: the signature authenticates it (tolerance 300 s). The body is read raw (the signature covers its ' +
         'exact bytes). Every verified event is acknowledged with a 200, including duplicates and refused mismatches; a failure of ' +
-        'our own is a 500, and Stripe delivers again.',
+        'our own is a 500 (503 when our database is away for a moment), and Stripe delivers again.',
       parameters: [
         {
           name: 'Stripe-Signature',
@@ -184,7 +206,15 @@ export const paymentsOpenApi = defineOpenApiFragment({
       ],
       rawBody: {
         description: 'A Stripe event (`{ id, type, data: { object } }`), exactly the bytes Stripe signed',
-        schema: { type: 'object', required: ['id', 'type', 'data'] },
+        schema: {
+          type: 'object',
+          properties: {
+            id: { type: 'string', description: 'The event id (`evt_...`)' },
+            type: { type: 'string', description: 'The event type (`payment_intent.succeeded`, ...)' },
+            data: { type: 'object', properties: { object: { type: 'object' } }, required: ['object'] },
+          },
+          required: ['id', 'type', 'data'],
+        },
       },
       responses: {
         200: { description: 'Acknowledged', schema: 'WebhookAck' },
@@ -197,22 +227,28 @@ export const paymentsOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/payments/simulated/confirm',
+      operationId: 'confirmSimulatedPayment',
+      auth: 'public',
       tag: 'Payments (simulated gateway)',
       summary: 'Confirm a simulated payment with a test card',
       body: 'SimulatedConfirm',
       description:
         `${SIMULATED_ONLY} A success is recorded on the ticket before this answers; a decline answers 200 with status "declined" ` +
-        'and the intent can be confirmed again with another card.',
+        'and the intent can be confirmed again with another card. Confirming an intent that succeeded before charges nothing and ' +
+        'answers its success again (recording it if that had failed): a retry is always safe.',
       responses: {
-        200: { description: 'Succeeded or declined', schema: 'SimulatedConfirmResult' },
+        200: { description: 'Succeeded (now or before) or declined', schema: 'SimulatedConfirmResult' },
         400: badRequest,
         404: error(quoted('Not found', paymentMessages.paymentNotFound)),
-        409: error(quoted(paymentMessages.alreadyConfirmed, paymentMessages.paymentNotCompleted)),
+        409: error(quoted(paymentMessages.paymentNotCompleted)),
+        503: paymentUnavailable,
       },
     },
     {
       method: 'get',
       path: '/api/payments/simulated/checkout/{id}',
+      operationId: 'getSimulatedCheckoutPage',
+      auth: 'public',
       tag: 'Payments (simulated gateway)',
       summary: 'A stand-in for the hosted checkout page, marked as test mode',
       description: SIMULATED_ONLY,
@@ -229,6 +265,8 @@ export const paymentsOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/payments/simulated/checkout.js',
+      operationId: 'getSimulatedCheckoutScript',
+      auth: 'public',
       tag: 'Payments (simulated gateway)',
       summary: "The simulated checkout page's script",
       description: SIMULATED_ONLY,
@@ -237,6 +275,8 @@ export const paymentsOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/config',
+      operationId: 'getPublicConfig',
+      auth: 'public',
       tag: 'Payments',
       summary: 'Which payment gateway is active, its publishable key, the fee',
       responses: { 200: { description: 'What the SPA needs before it shows a payment form', schema: 'PublicConfig' } },

@@ -1,6 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import request from 'supertest';
 import Stripe from 'stripe';
+import { aSupportRequest } from '../../test/builders';
 import { openTestApp, sharedTestDatabase, type TestApp } from '../../test/test-app';
 import type { RequestContext } from '../common/request-context';
 import { ReadYourWrites } from '../projections/read-your-writes';
@@ -12,14 +13,7 @@ import { GATEWAY_ACTOR, TicketPaymentsService } from './ticket-payments.service'
 
 const SECRET = 'whsec_refundrequestsecret012345678';
 const VISA = { cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: 2034, cvc: '123' };
-const ticketData = {
-  businessName: 'Rockville Law Office',
-  contactName: 'Dana Brooks',
-  email: 'dana@rockvillelaw.example',
-  phone: '(301) 555-0177',
-  serviceCategory: 'storage',
-  issueDescription: 'The shared drive with client files stopped mounting on every workstation.',
-};
+const ticketData = aSupportRequest();
 const ADMIN: RequestContext = { actor: { kind: 'admin', id: '7' }, correlationId: 'refund-asked-before-restart' };
 
 /**

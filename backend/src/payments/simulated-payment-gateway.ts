@@ -1,7 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import type { Pool } from 'pg';
+import type { Pool, QueryResult, QueryResultRow } from 'pg';
 import type { Clock } from '../common/clock';
+import { isTransientError } from '../common/transient-errors';
 import { cardOutcome, type CardInput, type CardOutcome } from './simulated-cards';
 import {
   type CreateCheckoutSessionInput,
@@ -11,6 +12,7 @@ import {
   type GatewayRefund,
   type PaymentGateway,
   PaymentGatewayRequestError,
+  PaymentGatewayUnavailableError,
   type PaymentIntentStatus,
   type RefundInput,
   TICKET_ID_METADATA,
@@ -81,6 +83,12 @@ function simulatedId(prefix: string, length = 24): string {
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
+/**
+ * The id of an intent's `payment_intent.succeeded` (an intent succeeds once): every delivery of that success
+ * carries the same id, as Stripe's redeliveries do, so the webhook handles it once.
+ */
+const succeededEventId = (intentId: string): string => `evt_sim_${sha256(`payment_intent.succeeded:${intentId}`).slice(0, 24)}`;
+
 function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
@@ -105,6 +113,22 @@ export class SimulatedPaymentGateway implements PaymentGateway {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * One statement on the gateway's own tables. The database away for a moment is, to the app, the gateway
+   * being unreachable (as a network error is with Stripe): PaymentGatewayUnavailableError, a 503 to the client.
+   */
+  private async query<R extends QueryResultRow>(text: string, values: readonly unknown[]): Promise<QueryResult<R>> {
+    try {
+      return await this.pool.query<R>(text, [...values]);
+    } catch (error) {
+      if (!isTransientError(error)) throw error;
+      throw new PaymentGatewayUnavailableError(
+        `Simulated gateway: its database did not answer (${error instanceof Error ? error.message : String(error)})`,
+        error,
+      );
+    }
+  }
+
   /** Where events go (set once the webhook code path exists; events before that are only logged). */
   deliverEventsTo(sink: SimulatedEventSink): void {
     this.sink = sink;
@@ -115,7 +139,7 @@ export class SimulatedPaymentGateway implements PaymentGateway {
     const requestHash = sha256(JSON.stringify([input.amountCents, input.currency, metadata, input.receiptEmail, input.description]));
     const id = simulatedId('pi');
     const clientSecret = `${id}_secret_${randomBytes(18).toString('base64url').replace(/[-_]/g, '')}`;
-    const { rows } = await this.pool.query<IntentRow>(
+    const { rows } = await this.query<IntentRow>(
       `INSERT INTO simulated_payment_intents
          (id, client_secret, idempotency_key, request_hash, amount, currency, status, metadata, receipt_email, description, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, 'requires_payment_method', $7, $8, $9, $10)
@@ -146,25 +170,30 @@ export class SimulatedPaymentGateway implements PaymentGateway {
   }
 
   async retrievePaymentIntent(id: string): Promise<GatewayPaymentIntent | null> {
-    const { rows } = await this.pool.query<IntentRow>('SELECT * FROM simulated_payment_intents WHERE id = $1', [id]);
+    const { rows } = await this.query<IntentRow>('SELECT * FROM simulated_payment_intents WHERE id = $1', [id]);
     return rows[0] ? this.view(rows[0]) : null;
   }
 
   /**
    * The card form's confirmation (Stripe.js `confirmCardPayment` / `confirmPayment`). Only an intent that
-   * still waits for a payment can be confirmed; of two simultaneous confirmations one wins (a conditional
-   * update), so a double click never pays twice.
+   * still waits for a payment is charged; of two simultaneous confirmations one wins (a conditional update), so
+   * a double click never pays twice. A confirmation of an intent that has succeeded (a retry whose first answer
+   * was lost, a double click, our database away while the success was being recorded) charges nothing and
+   * answers the success again, as Stripe answers a retried request with its first result and tells Stripe.js
+   * that the intent succeeded; its `payment_intent.succeeded` is delivered again, with the same event id, as
+   * Stripe redelivers an event until it is acknowledged (a delivery handled already is a duplicate: nothing).
    */
   async confirm(clientSecret: string, card: CardInput, receiptEmail: string | null): Promise<SimulatedConfirmResult> {
     const id = clientSecret.split('_secret_')[0] ?? '';
-    const { rows } = await this.pool.query<IntentRow>('SELECT * FROM simulated_payment_intents WHERE id = $1', [id]);
+    const { rows } = await this.query<IntentRow>('SELECT * FROM simulated_payment_intents WHERE id = $1', [id]);
     const found = rows[0];
     if (!found || !sameSecret(found.client_secret, clientSecret)) return { kind: 'not_found' };
+    if (found.status === 'succeeded') return this.succeededBefore(found);
     if (!CONFIRMABLE.includes(found.status)) return { kind: 'not_confirmable', intent: this.view(found) };
 
     const outcome: CardOutcome = cardOutcome(card, this.clock.now());
     if (outcome.kind === 'succeeded') {
-      const { rows: updated } = await this.pool.query<IntentRow>(
+      const { rows: updated } = await this.query<IntentRow>(
         `UPDATE simulated_payment_intents
             SET status = 'succeeded', latest_charge = $2, receipt_email = coalesce($3, receipt_email), last_payment_error = NULL
           WHERE id = $1 AND status = ANY($4::text[])
@@ -172,21 +201,35 @@ export class SimulatedPaymentGateway implements PaymentGateway {
         [id, simulatedId('ch'), receiptEmail, CONFIRMABLE],
       );
       const row = updated[0];
-      if (!row) return { kind: 'not_confirmable', intent: (await this.retrievePaymentIntent(id)) ?? this.view(found) };
-      await this.emit('payment_intent.succeeded', this.intentJson(row));
+      if (!row) return this.afterLostRace(id, found);
+      await this.emit('payment_intent.succeeded', this.intentJson(row), succeededEventId(row.id));
       return { kind: 'succeeded', intent: this.view(row) };
     }
     const error = { type: 'card_error', code: outcome.code, decline_code: outcome.declineCode, message: outcome.message };
-    const { rows: updated } = await this.pool.query<IntentRow>(
+    const { rows: updated } = await this.query<IntentRow>(
       `UPDATE simulated_payment_intents SET status = 'requires_payment_method', last_payment_error = $2
         WHERE id = $1 AND status = ANY($3::text[])
         RETURNING *`,
       [id, JSON.stringify(error), CONFIRMABLE],
     );
     const row = updated[0];
-    if (!row) return { kind: 'not_confirmable', intent: (await this.retrievePaymentIntent(id)) ?? this.view(found) };
+    if (!row) return this.afterLostRace(id, found);
     await this.emit('payment_intent.payment_failed', this.intentJson(row));
     return { kind: 'declined', intent: this.view(row), code: outcome.declineCode ?? outcome.code, message: outcome.message };
+  }
+
+  /** Another confirmation changed the intent first: its success is this one's too; anything else cannot be confirmed now. */
+  private async afterLostRace(id: string, found: IntentRow): Promise<SimulatedConfirmResult> {
+    const { rows } = await this.query<IntentRow>('SELECT * FROM simulated_payment_intents WHERE id = $1', [id]);
+    const current = rows[0] ?? found;
+    if (current.status === 'succeeded') return this.succeededBefore(current);
+    return { kind: 'not_confirmable', intent: this.view(current) };
+  }
+
+  /** An intent that succeeded before: no new charge; its success event is delivered again (a duplicate once handled). */
+  private async succeededBefore(row: IntentRow): Promise<SimulatedConfirmResult> {
+    await this.emit('payment_intent.succeeded', this.intentJson(row), succeededEventId(row.id));
+    return { kind: 'succeeded', intent: this.view(row) };
   }
 
   async createCheckoutSession(input: CreateCheckoutSessionInput): Promise<GatewayCheckoutSession> {
@@ -201,7 +244,7 @@ export class SimulatedPaymentGateway implements PaymentGateway {
     });
     const id = simulatedId('cs', 32);
     const metadata = { [TICKET_ID_METADATA]: String(input.ticketId) };
-    const { rows } = await this.pool.query<SessionRow>(
+    const { rows } = await this.query<SessionRow>(
       `INSERT INTO simulated_checkout_sessions (id, idempotency_key, payment_intent_id, success_url, cancel_url, metadata, status, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, 'open', $7)
        ON CONFLICT (idempotency_key) DO NOTHING
@@ -210,14 +253,14 @@ export class SimulatedPaymentGateway implements PaymentGateway {
     );
     const row =
       rows[0] ??
-      (await this.pool.query<SessionRow>('SELECT * FROM simulated_checkout_sessions WHERE idempotency_key = $1', [input.idempotencyKey]))
+      (await this.query<SessionRow>('SELECT * FROM simulated_checkout_sessions WHERE idempotency_key = $1', [input.idempotencyKey]))
         .rows[0];
     if (!row) throw new Error('Simulated gateway: the checkout session of an idempotency key vanished');
     return this.sessionView(row, await this.retrievePaymentIntent(row.payment_intent_id));
   }
 
   async retrieveCheckoutSession(id: string): Promise<GatewayCheckoutSession | null> {
-    const { rows } = await this.pool.query<SessionRow>('SELECT * FROM simulated_checkout_sessions WHERE id = $1', [id]);
+    const { rows } = await this.query<SessionRow>('SELECT * FROM simulated_checkout_sessions WHERE id = $1', [id]);
     const row = rows[0];
     return row ? this.sessionView(row, await this.retrievePaymentIntent(row.payment_intent_id)) : null;
   }
@@ -226,10 +269,10 @@ export class SimulatedPaymentGateway implements PaymentGateway {
   async checkoutPage(
     id: string,
   ): Promise<{ session: GatewayCheckoutSession; clientSecret: string; successUrl: string; cancelUrl: string } | null> {
-    const { rows } = await this.pool.query<SessionRow>('SELECT * FROM simulated_checkout_sessions WHERE id = $1', [id]);
+    const { rows } = await this.query<SessionRow>('SELECT * FROM simulated_checkout_sessions WHERE id = $1', [id]);
     const row = rows[0];
     if (!row) return null;
-    const intent = await this.pool.query<IntentRow>('SELECT * FROM simulated_payment_intents WHERE id = $1', [row.payment_intent_id]);
+    const intent = await this.query<IntentRow>('SELECT * FROM simulated_payment_intents WHERE id = $1', [row.payment_intent_id]);
     const intentRow = intent.rows[0];
     if (!intentRow) return null;
     return {
@@ -241,7 +284,7 @@ export class SimulatedPaymentGateway implements PaymentGateway {
   }
 
   async refund(input: RefundInput): Promise<GatewayRefund> {
-    const existing = await this.pool.query<{ id: string; payment_intent_id: string; amount: number; status: GatewayRefund['status'] }>(
+    const existing = await this.query<{ id: string; payment_intent_id: string; amount: number; status: GatewayRefund['status'] }>(
       'SELECT id, payment_intent_id, amount, status FROM simulated_refunds WHERE idempotency_key = $1',
       [input.idempotencyKey],
     );
@@ -249,7 +292,7 @@ export class SimulatedPaymentGateway implements PaymentGateway {
     if (known) return { id: known.id, paymentIntentId: known.payment_intent_id, amountCents: known.amount, status: known.status };
 
     // One statement: only a succeeded, not yet refunded intent is refunded, whoever asks at the same time.
-    const { rows } = await this.pool.query<IntentRow>(
+    const { rows } = await this.query<IntentRow>(
       `UPDATE simulated_payment_intents SET amount_refunded = amount
         WHERE id = $1 AND status = 'succeeded' AND amount_refunded = 0
         RETURNING *`,
@@ -268,7 +311,7 @@ export class SimulatedPaymentGateway implements PaymentGateway {
       );
     }
     const refundId = simulatedId('re');
-    await this.pool.query(
+    await this.query(
       `INSERT INTO simulated_refunds (id, payment_intent_id, idempotency_key, amount, status, created_at)
        VALUES ($1, $2, $3, $4, 'succeeded', $5)`,
       [refundId, intent.id, input.idempotencyKey, intent.amount, this.clock.now()],
@@ -288,13 +331,13 @@ export class SimulatedPaymentGateway implements PaymentGateway {
   }
 
   private async intentByKey(key: string): Promise<IntentRow | undefined> {
-    const { rows } = await this.pool.query<IntentRow>('SELECT * FROM simulated_payment_intents WHERE idempotency_key = $1', [key]);
+    const { rows } = await this.query<IntentRow>('SELECT * FROM simulated_payment_intents WHERE idempotency_key = $1', [key]);
     return rows[0];
   }
 
-  private async emit(type: string, object: Record<string, unknown>): Promise<void> {
+  private async emit(type: string, object: Record<string, unknown>, eventId: string = simulatedId('evt')): Promise<void> {
     const event: SimulatedEvent = {
-      id: simulatedId('evt'),
+      id: eventId,
       object: 'event',
       api_version: SIMULATED_API_VERSION,
       created: Math.floor(this.clock.now().getTime() / 1000),
@@ -308,7 +351,9 @@ export class SimulatedPaymentGateway implements PaymentGateway {
       this.logger.warn(`Event ${event.id} (${type}) not delivered: no webhook sink`);
       return;
     }
-    // A failed delivery does not undo the payment (as on Stripe): the reconciler finds the intent later.
+    // A failed delivery does not undo the payment (as on Stripe). The payment is recorded by the client's report
+    // of it (update-ticket-payment, which the card form sends next), by a retried confirmation (which delivers
+    // the success again), or at the latest by the reconciler.
     await this.sink(event).catch((error: unknown) => {
       this.logger.error(`Delivery of ${type} ${event.id} failed: ${error instanceof Error ? error.message : String(error)}`);
     });

@@ -1,4 +1,17 @@
-import { Body, Controller, Get, HttpCode, HttpException, HttpStatus, Inject, NotFoundException, Param, Post, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  HttpException,
+  HttpStatus,
+  Inject,
+  NotFoundException,
+  Param,
+  Post,
+  Res,
+  UseFilters,
+} from '@nestjs/common';
 import {
   type ApiError,
   formatUsd,
@@ -9,6 +22,7 @@ import {
 } from '@ppr/contracts';
 import type { Response } from 'express';
 import { ZodBodyPipe } from '../common/zod-validation.pipe';
+import { PaymentErrorsFilter } from './payment-errors.filter';
 import type { PaymentGateway } from './payment-gateway.port';
 import { PAYMENT_GATEWAY } from './payments.tokens';
 import { SIMULATED_CHECKOUT_PATH, SimulatedPaymentGateway } from './simulated-payment-gateway';
@@ -25,6 +39,7 @@ function escapeHtml(text: string): string {
  * stands in for Stripe Checkout.
  */
 @Controller('payments/simulated')
+@UseFilters(PaymentErrorsFilter)
 export class SimulatedPaymentsController {
   constructor(@Inject(PAYMENT_GATEWAY) private readonly gateway: PaymentGateway) {}
 
@@ -36,7 +51,9 @@ export class SimulatedPaymentsController {
   /**
    * The card form's confirmation. A success is reported to the webhook endpoint's code path as a signed event
    * before this answers (so the ticket shows it paid); a decline answers 200 with status 'declined' and
-   * Stripe's message, and the same intent can be confirmed again with another card.
+   * Stripe's message, and the same intent can be confirmed again with another card. A confirmation of an intent
+   * that succeeded before answers that success again (and delivers its event again), never a 409: a retry
+   * records a payment whose first recording failed. The gateway's database away: 503 (PaymentErrorsFilter).
    */
   @Post('confirm')
   @HttpCode(200)
@@ -51,12 +68,8 @@ export class SimulatedPaymentsController {
       case 'not_found':
         throw new NotFoundException({ message: paymentMessages.paymentNotFound } satisfies ApiError);
       case 'not_confirmable':
-        throw new HttpException(
-          {
-            message: result.intent.status === 'succeeded' ? paymentMessages.alreadyConfirmed : paymentMessages.paymentNotCompleted,
-          } satisfies ApiError,
-          HttpStatus.CONFLICT,
-        );
+        // Under way or canceled: nothing to confirm now (an intent that succeeded answers that success again).
+        throw new HttpException({ message: paymentMessages.paymentNotCompleted } satisfies ApiError, HttpStatus.CONFLICT);
       case 'succeeded':
         return { status: 'succeeded', paymentIntentId: result.intent.id };
       case 'declined':

@@ -14,13 +14,14 @@ import {
   type SupportRequest,
   type TicketDetail,
   ZERO_COST_PAYMENT_INTENT_ID,
+  TICKET_NOT_FOUND,
 } from '@ppr/contracts';
 import type { Request } from 'express';
 import { currentCustomer } from '../auth/principal';
-import { TicketGrants } from '../auth/ticket-grants';
 import { RateLimiter } from '../auth/rate-limiter';
 import type { Clock } from '../common/clock';
 import { CLOCK } from '../common/common.tokens';
+import { retryTransient } from '../common/transient-errors';
 import { type RequestContext, requestContext } from '../common/request-context';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
@@ -30,7 +31,7 @@ import type { Position } from '../event-store/event-store.port';
 import { ReadYourWrites } from '../projections/read-your-writes';
 import { CreateTicketCommand } from '../tickets/commands/create-ticket.command';
 import { HandleTicketCommand } from '../tickets/commands/handle-ticket.command';
-import { GetTicketDetailQuery } from '../tickets/queries/customer-ticket.queries';
+import { TicketAccess } from '../tickets/ticket-access';
 import { GetTicketGatewayPaymentsQuery } from '../tickets/queries/gateway-payments.query';
 import { TicketDomainError } from '../tickets/ticket-errors';
 import {
@@ -56,6 +57,7 @@ import {
   releaseClaim,
   settleIntent,
 } from './payment-records.repository';
+import { DEFAULT_RECORDING_PATIENCE, recordPatiently, type RecordingPatience } from './payment-recording';
 import { PAYMENT_GATEWAY } from './payments.tokens';
 
 declare module 'express-session' {
@@ -79,8 +81,6 @@ function madeInThisSession(request: Request, intentId: string): boolean {
   const { session } = request;
   return session.preTicketPaymentIntentId === intentId || (session.preTicketPaymentIntentIds ?? []).includes(intentId);
 }
-
-export const TICKET_NOT_FOUND = 'Ticket not found';
 
 /** Statuses in which an intent may still be paid: the browser can go on with the same one. */
 const PAYABLE: readonly PaymentIntentStatus[] = PAYABLE_INTENT_STATUSES;
@@ -131,8 +131,17 @@ function shownAt(outcome: RecordOutcome): Position | null {
 @Injectable()
 export class TicketPaymentsService {
   private readonly logger = new Logger('Payments');
-  /** The tickets a browser submitted (a signed cookie, as the support request endpoint keeps them). */
-  private readonly grants: TicketGrants;
+  /**
+   * Who may see a ticket: the browser that submitted it (its grants cookie, as the support request endpoint keeps
+   * them) or the customer who owns it. The ticket comes from the read side (the endpoints that create tickets wait
+   * until it shows them); the ticket's decider checks its real state again when a payment is recorded.
+   */
+  private readonly access: TicketAccess;
+  /**
+   * How long recording a payment the gateway reports is retried while the database is away (a restart, a lost
+   * connection), before the client is answered 503 and asks again. Tests shorten it.
+   */
+  recordingPatience: RecordingPatience = DEFAULT_RECORDING_PATIENCE;
 
   constructor(
     private readonly commands: CommandBus,
@@ -144,7 +153,7 @@ export class TicketPaymentsService {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly moduleRef: ModuleRef,
   ) {
-    this.grants = new TicketGrants(config);
+    this.access = new TicketAccess(queries, config);
   }
 
   private limiterInstance: RateLimiter | undefined;
@@ -161,43 +170,12 @@ export class TicketPaymentsService {
   }
 
   /**
-   * The browser that submitted the ticket, or the customer who owns it; anyone else gets a 404. The
-   * ticket comes from the read side (the endpoints that create tickets wait until it shows them); the ticket's
-   * decider checks its real state again when a payment is recorded.
+   * A ticket that takes no new payment (closed, or its fee settled) refuses one before the gateway is asked: the
+   * decider's rule (`assertPayable`) on the ticket's events, not on the read table.
    */
-  async accessibleTicket(ticketId: number, request: Request): Promise<TicketDetail> {
-    const ticket = await this.queries.execute(new GetTicketDetailQuery(ticketId));
-    const customer = currentCustomer(request);
-    const allowed =
-      ticket !== null && ((customer !== null && ticket.userId === customer.id) || (await this.grants.allows(request, ticketId)));
-    if (!ticket || !allowed) throw new NotFoundException({ message: TICKET_NOT_FOUND } satisfies ApiError);
-    return ticket;
-  }
-
-  /** A ticket whose fee is settled cannot take a payment: the domain's error, which the API maps (409). */
-  private assertPayable(ticket: TicketDetail): void {
-    // As the customer's ticket page offers no payment then: a closed ticket takes no new payment. One made
-    // before it closed is still recorded (the gateway took the money).
-    if (ticket.status === 'canceled' || ticket.status === 'resolved')
-      throw new TicketDomainError('ticket_closed', `This ticket is ${ticket.status}; there is nothing to pay`);
-    switch (ticket.paymentStatus) {
-      case 'pending':
-      case 'failed':
-        return;
-      case 'completed':
-        if (ticket.paymentDisplay === 'Paid')
-          throw new TicketDomainError('fee_already_paid', 'The diagnostic fee for this ticket is already paid');
-        throw new TicketDomainError('fee_waived', 'The diagnostic fee for this ticket was waived; there is nothing to pay');
-      case 'refunded':
-        throw new TicketDomainError(
-          'fee_refunded',
-          'The diagnostic fee for this ticket was refunded; an admin must set the payment back to pending first',
-        );
-      default: {
-        const unhandled: never = ticket.paymentStatus;
-        return unhandled;
-      }
-    }
+  private async assertPayable(ticketId: number): Promise<void> {
+    const refused = (await this.queries.execute(new GetTicketGatewayPaymentsQuery(ticketId)))?.newPaymentRefused;
+    if (refused) throw refused;
   }
 
   /** A value unique to this ticket's creation, so idempotency keys differ between databases that reuse ticket numbers. */
@@ -215,8 +193,8 @@ export class TicketPaymentsService {
    * its settled intents, so a double click or a retry gets the same intent from the gateway.
    */
   async intentForTicket(ticketId: number, request: Request): Promise<PaymentSetupResponse> {
-    const ticket = await this.accessibleTicket(ticketId, request);
-    this.assertPayable(ticket);
+    const ticket = await this.access.readable(ticketId, request);
+    await this.assertPayable(ticketId);
     const open = await openIntentOfTicket(this.pool, ticketId);
     if (open) {
       const current = await this.gateway.retrievePaymentIntent(open.id);
@@ -316,7 +294,7 @@ export class TicketPaymentsService {
     input: { ticketId: number; paymentIntentId: string | null; isZeroCost: boolean },
     request: Request,
   ): Promise<{ id: number }> {
-    const ticket = await this.accessibleTicket(input.ticketId, request);
+    const ticket = await this.access.readable(input.ticketId, request);
     const zeroCost = input.isZeroCost || input.paymentIntentId === ZERO_COST_PAYMENT_INTENT_ID;
     const context = this.contextOf(request);
     let position: Position | null = null;
@@ -392,7 +370,8 @@ export class TicketPaymentsService {
       if (record?.ticketId) {
         // A retry of a request that already made its ticket (its answer was lost): the same answer, to the
         // same browser only (the one its grants cookie names). The payment is recorded again (a no-op when it already was).
-        if (!(await this.grants.allows(request, record.ticketId))) throw refused(HttpStatus.CONFLICT, paymentMessages.paymentAlreadyUsed);
+        if (!(await this.access.grants.allows(request, record.ticketId)))
+          throw refused(HttpStatus.CONFLICT, paymentMessages.paymentAlreadyUsed);
         const outcome = await this.recordVerifiedPayment(record.ticketId, intent, context, { throwDomainErrors: true });
         await this.readYourWrites.waitFor(['tickets'], shownAt(outcome));
         return { id: record.ticketId };
@@ -418,10 +397,19 @@ export class TicketPaymentsService {
       const created = await this.commands.execute(new CreateTicketCommand(ticketData, customer?.id ?? null, context, { ticketId }));
       position = created.position;
     } catch (error) {
-      if (intent) await releaseClaim(this.pool, intent.id, ticketId);
+      if (intent) {
+        // Released even through a short outage (the likeliest cause of the failure): a claim left on a ticket
+        // that does not exist would refuse this browser's retry with the intent it paid.
+        const claimed = intent;
+        await retryTransient(() => releaseClaim(this.pool, claimed.id, ticketId), this.recordingPatience).catch((release: unknown) => {
+          this.logger.error(
+            `Intent ${claimed.id} stays claimed by ticket ${ticketId}, which could not be created: ${release instanceof Error ? release.message : String(release)}`,
+          );
+        });
+      }
       throw error;
     }
-    await this.grants.grant(request, ticketId);
+    await this.access.grants.grant(request, ticketId);
     if (intent) {
       const outcome = await this.recordVerifiedPayment(ticketId, intent, context, { throwDomainErrors: true });
       position = shownAt(outcome) ?? position;
@@ -474,20 +462,25 @@ export class TicketPaymentsService {
     options: { throwDomainErrors?: boolean } = {},
   ): Promise<RecordOutcome> {
     if (intent.status !== 'succeeded') return { kind: 'refused', reason: `intent status is ${intent.status}` };
+    // What the command did, kept across attempts: a retry after a failure of the bookkeeping below does not ask
+    // again (it would find the payment recorded, and answer 'unchanged' for a payment this call recorded).
+    let decided: RecordOutcome | null = null;
     try {
-      const result = await this.commands.execute(
-        new HandleTicketCommand(
-          ticketId,
-          { type: 'RecordPayment', data: { paymentIntentId: intent.id, amountCents: intent.amountCents, currency: intent.currency } },
-          context,
-        ),
+      return await recordPatiently(
+        `Payment ${intent.id} of ticket ${ticketId}`,
+        async (): Promise<RecordOutcome> => {
+          // The same intent twice is no event (the ticket's decider): retries, and parallel calls, record it once.
+          const outcome: RecordOutcome = decided ?? (await this.appendPayment(ticketId, intent, context));
+          decided = outcome;
+          // Every recorded payment has its row (a webhook may bring an intent this app never created, e.g. from
+          // the dashboard): later events about it (a refund) find their ticket there.
+          const now = this.clock.now();
+          await recordIntent(this.pool, this.gateway.kind, intent, ticketId, now);
+          await settleIntent(this.pool, intent.id, intent.status, 'recorded', now);
+          return outcome;
+        },
+        this.recordingPatience,
       );
-      // Every recorded payment has its row (a webhook may bring an intent this app never created, e.g. from
-      // the dashboard): later events about it (a refund) find their ticket there.
-      const now = this.clock.now();
-      await recordIntent(this.pool, this.gateway.kind, intent, ticketId, now);
-      await settleIntent(this.pool, intent.id, intent.status, 'recorded', now);
-      return result.events.length > 0 ? { kind: 'recorded', position: result.position } : { kind: 'unchanged', current: result.current };
     } catch (error) {
       if (!(error instanceof TicketDomainError)) throw error;
       await settleIntent(this.pool, intent.id, intent.status, `refused: ${error.code}`, this.clock.now());
@@ -496,6 +489,18 @@ export class TicketPaymentsService {
       if (options.throwDomainErrors) throw error;
       return { kind: 'refused', reason: error.code };
     }
+  }
+
+  /** The ticket's `RecordPayment`: 'recorded' when it appended the payment, 'unchanged' when it was recorded before. */
+  private async appendPayment(ticketId: number, intent: GatewayPaymentIntent, context: RequestContext): Promise<RecordOutcome> {
+    const result = await this.commands.execute(
+      new HandleTicketCommand(
+        ticketId,
+        { type: 'RecordPayment', data: { paymentIntentId: intent.id, amountCents: intent.amountCents, currency: intent.currency } },
+        context,
+      ),
+    );
+    return result.events.length > 0 ? { kind: 'recorded', position: result.position } : { kind: 'unchanged', current: result.current };
   }
 
   /**
@@ -526,8 +531,8 @@ export class TicketPaymentsService {
    * through GET /api/payments/checkout/complete, which sends the browser on with the intent and ticket id.
    */
   async checkoutSession(ticketId: number, request: Request): Promise<{ sessionId: string; url: string }> {
-    const ticket = await this.accessibleTicket(ticketId, request);
-    this.assertPayable(ticket);
+    const ticket = await this.access.readable(ticketId, request);
+    await this.assertPayable(ticketId);
     const open = await openCheckoutSessionOfTicket(this.pool, ticketId);
     if (open) {
       const current = await this.gateway.retrieveCheckoutSession(open.id);

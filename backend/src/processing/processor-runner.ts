@@ -53,6 +53,15 @@ export interface RunnerDependencies {
 const FIRST_BACKOFF_MS = 50;
 const MAX_BACKOFF_MS = 400;
 const DEFAULT_BATCH = 500;
+/** See `lingerBefore`: a wait short beside a request's own time, long enough for a few more requests' events. */
+export const BUSY_LINGER_MS = 3;
+/** Batches taken closer together than this mean events keep coming. */
+export const BUSY_WINDOW_MS = 25;
+
+/** The linger before taking events at `now`, the last take having been at `lastTakenAt` (see `lingerBefore`). */
+export function lingerFor(own: number | undefined, lastTakenAt: number, now: number): number {
+  return own ?? (now - lastTakenAt < BUSY_WINDOW_MS ? BUSY_LINGER_MS : 0);
+}
 
 /** Where a runner is: what it has handled (`position`), and what its checkpoint row says as far as it knows. */
 interface Cursor {
@@ -96,6 +105,8 @@ export class ProcessorRunner {
   readonly progress = new ProcessorProgress();
   private readonly types: ReadonlySet<string> | 'all';
   private readonly maxBatch: number;
+  /** When events were last taken from the feed (performance.now()), for `lingerBefore`. */
+  private lastTakenAt = -Infinity;
   /** The last failure said in the log (said once per outage, not at every retry). */
   private complained: string | null = null;
 
@@ -136,6 +147,12 @@ export class ProcessorRunner {
           // Let go, so that it is looked at again (here or elsewhere) once a replay reset it.
           await this.deps.locks.release(this.name);
           pause = this.deps.failedRecheckMs ?? 5000;
+        } else if (end === 'fenced') {
+          // Another runner took the checkpoint's next generation: it believes it holds the lock. Give way for a
+          // standby's wait instead of taking the generation back at once (two runners doing that to each other
+          // fence each other's every batch).
+          await this.deps.locks.release(this.name);
+          pause = this.deps.standbyMs ?? 1000;
         }
       } catch (error) {
         this.progress.released();
@@ -153,7 +170,7 @@ export class ProcessorRunner {
   }
 
   /** One tenure of the lock: from the checkpoint on, until the lock goes, the runner stops, or it is fenced. */
-  private async tenure(lease: Lease, stop: AbortSignal, started: () => void): Promise<'failed' | 'ended'> {
+  private async tenure(lease: Lease, stop: AbortSignal, started: () => void): Promise<'failed' | 'fenced' | 'ended'> {
     const checkpoint = await takeCheckpoint(this.deps.pool, this.name, await this.startPosition());
     started();
     if (this.complained) {
@@ -182,9 +199,9 @@ export class ProcessorRunner {
       if (error instanceof FencedError) {
         const now = await readCheckpoint(this.deps.pool, this.name).catch(() => null);
         this.deps.logger.log(
-          `Processor ${this.name}: its checkpoint moved to ${now ? formatPosition(now.position) : 'elsewhere'} (this runner was at ${formatPosition(state.cursor.position)}); resuming from it`,
+          `Processor ${this.name}: its checkpoint moved to ${now ? formatPosition(now.position) : 'elsewhere'} (this runner was at ${formatPosition(state.cursor.position)}); giving way`,
         );
-        return 'ended';
+        return 'fenced';
       }
       if (error instanceof LeaseLostError || signal.aborted) return 'ended';
       throw error;
@@ -211,7 +228,7 @@ export class ProcessorRunner {
     };
     while (!signal.aborted) {
       const member = new FeedMember();
-      const joinedAt = this.deps.feed.join(member);
+      const joinedAt = await this.deps.feed.join(member);
       try {
         // 1. What lies between the checkpoint and the feed: read here.
         while (!signal.aborted && comparePositions(state.cursor.position, joinedAt) < 0) {
@@ -241,7 +258,8 @@ export class ProcessorRunner {
           }
           if (signal.aborted || member.overflowed) break;
           if (member.waiting === 0) continue;
-          if (this.processor.lingerMs) await sleep(this.processor.lingerMs, signal);
+          const linger = this.lingerBefore(performance.now());
+          if (linger > 0) await sleep(linger, signal);
           const events = member.take(this.maxBatch).filter((event) => comparePositions(event.position, state.cursor.position) > 0);
           if (events.length > 0) moved(await this.handleBatch(events, state.cursor, generation, lease, signal));
         }
@@ -250,6 +268,18 @@ export class ProcessorRunner {
       }
     }
     return 'ended';
+  }
+
+  /**
+   * How long to wait, events having arrived, before taking them: the processor's own linger, or, for one that
+   * requests wait for (a projection read-your-writes follows), BUSY_LINGER_MS while events keep coming (the last
+   * batch was taken less than BUSY_WINDOW_MS ago), so that under load a few requests' events share one
+   * transaction instead of one each; a request on a quiet system waits for nothing.
+   */
+  private lingerBefore(now: number): number {
+    const linger = lingerFor(this.processor.lingerMs, this.lastTakenAt, now);
+    this.lastTakenAt = now;
+    return linger;
   }
 
   /** Catches the checkpoint row up with the position (after batches with nothing to write). */

@@ -8,20 +8,38 @@ export interface CheckpointView {
 }
 
 /**
- * How often a waiter looks at the checkpoint row of a processor that another process runs: nothing
- * wakes it from there, and read-your-writes is about tens of milliseconds.
+ * How often the checkpoint row of a processor that another process runs is read while requests here wait for
+ * it: nothing wakes them from there. One read per processor and interval for all the waiters of this process,
+ * however many there are.
  */
-const CHECKPOINT_POLL_MS = 25;
+export const CHECKPOINT_POLL_MS = 10;
+
+/** One read of the checkpoint row: its view, or the error it failed with. */
+type RemoteRead = { readonly seq: number } & ({ readonly view: CheckpointView } | { readonly error: unknown });
 
 /**
  * What this process knows of one processor's progress, and the read-your-writes callers waiting on it.
- * While this process runs the processor, waiters are woken by each applied batch; otherwise they
- * follow the checkpoint row, where whichever process runs it records its progress.
+ * While this process runs the processor, waiters are woken by each applied batch; otherwise one poll of the
+ * checkpoint row (where whichever process runs it records its progress) serves every waiter, running while
+ * anybody waits.
  */
 export class ProcessorProgress {
   private applied: Position | null = null;
   private failure: string | null = null;
   private readonly wakeup = new Wakeup();
+  /** Waiters of this process now. */
+  private waiting = 0;
+  /** The last read of the checkpoint row, numbered: a waiter only believes one made after it began. */
+  private remote: RemoteRead | null = null;
+  private reads = 0;
+  private polling = false;
+  /** How the poll reads the row: the latest waiter's (the same for every waiter but in tests). */
+  private readCheckpoint: (() => Promise<CheckpointView>) | null = null;
+
+  /** How many times the checkpoint row was read for waiters (tests, benchmarks). */
+  get checkpointReads(): number {
+    return this.reads;
+  }
 
   /** The position this process has applied, or null when it does not run the processor now. */
   get position(): Position | null {
@@ -63,24 +81,62 @@ export class ProcessorProgress {
 
   /**
    * Waits until the processor has applied `target`, the deadline passes, it fails, or `signal` aborts.
-   * True only when `target` was reached.
+   * True only when `target` was reached. A read of the checkpoint row that fails rejects the waiters that
+   * were counting on it.
    */
   async waitFor(target: Position, deadline: number, readCheckpoint: () => Promise<CheckpointView>, signal: AbortSignal): Promise<boolean> {
-    for (;;) {
-      // Read before looking, so that progress made while we look ends the wait below at once.
-      const seen = this.wakeup.current;
-      if (this.failure !== null) return false;
-      const local = this.applied;
-      let position = local;
-      if (!position) {
-        const stored = await readCheckpoint();
-        if (stored.state === 'failed') return false;
-        position = stored.position;
+    // Only a read that starts after this wait began tells where the processor is for this caller.
+    const after = this.reads;
+    this.waiting++;
+    try {
+      for (;;) {
+        // Read before looking, so that progress made while we look ends the wait below at once.
+        const seen = this.wakeup.current;
+        if (this.failure !== null) return false;
+        let position = this.applied;
+        if (!position) {
+          const remote = this.remote;
+          if (remote && remote.seq > after) {
+            if ('error' in remote) throw remote.error;
+            if (remote.view.state === 'failed') return false;
+            position = remote.view.position;
+          } else {
+            this.readCheckpoint = readCheckpoint;
+            this.poll(signal);
+          }
+        }
+        if (position && comparePositions(position, target) >= 0) return true;
+        const left = deadline - Date.now();
+        if (left <= 0 || signal.aborted) return false;
+        await this.wakeup.wait(left, seen, signal);
       }
-      if (comparePositions(position, target) >= 0) return true;
-      const left = deadline - Date.now();
-      if (left <= 0 || signal.aborted) return false;
-      await this.wakeup.wait(local ? left : Math.min(left, CHECKPOINT_POLL_MS), seen, signal);
+    } finally {
+      this.waiting--;
     }
+  }
+
+  /** Reads the checkpoint row now, then every CHECKPOINT_POLL_MS while anybody waits and another process runs it. */
+  private poll(signal: AbortSignal): void {
+    if (this.polling) return;
+    this.polling = true;
+    void (async () => {
+      try {
+        while (this.waiting > 0 && this.applied === null && this.failure === null && !signal.aborted) {
+          const seq = ++this.reads;
+          try {
+            this.remote = { seq, view: await this.readCheckpoint!() };
+          } catch (error) {
+            this.remote = { seq, error };
+          }
+          this.wakeup.notify();
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, CHECKPOINT_POLL_MS);
+            timer.unref?.();
+          });
+        }
+      } finally {
+        this.polling = false;
+      }
+    })();
   }
 }

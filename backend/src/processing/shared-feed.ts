@@ -1,6 +1,7 @@
 import { readBatches } from './read-batches';
 import type { EventStore, Position, RecordedEvent } from '../event-store/event-store.port';
 import { comparePositions, START } from '../event-store/event-store.port';
+import { Wakeup } from '@ppr/projections';
 import { sleep } from '../common/sleep';
 
 /** Events a member may have waiting before it is let go (it then catches up on its own and joins again). */
@@ -88,13 +89,23 @@ export class FeedMember {
  * queued for the member from then on), reads what lies between its checkpoint and that position itself, then
  * takes from its queue, each at its own pace: a slow processor never holds back a fast one (past
  * MAX_QUEUED_EVENTS it is let go, to catch up by reading, and joins again). The subscription starts at the
- * store's head when the feed starts, and resumes from the last event it delivered after a failure.
+ * store's head when the feed starts, and resumes from the last event it delivered after a failure. With no
+ * member (a process whose processors all run elsewhere: a standby) it reads nothing: the subscription ends
+ * when the last member leaves, and the next member to join finds the feed at the store's head again.
  */
 export class SharedFeed {
   private readonly members = new Set<FeedMember>();
   private position: Position | null = null;
   private running: Promise<void> | undefined;
   private readonly stopping = new AbortController();
+  /** Ends the subscription when the last member leaves (set while one is open). */
+  private idle: AbortController | undefined;
+  /** A subscription is open (or still ending): the position is the one it delivered up to. */
+  private subscribed = false;
+  /** The head read that an idle feed makes when a member joins (one for members joining at once). */
+  private resuming: Promise<void> | undefined;
+  /** Wakes the run loop waiting for a first member. */
+  private joined = new Wakeup();
 
   constructor(
     private readonly store: Pick<EventStore, 'subscribe' | 'headPosition'>,
@@ -119,24 +130,51 @@ export class SharedFeed {
    * a gap. The member reads up to that position itself (its checkpoint may be behind it), then takes from its queue,
    * leaving out what it has read already.
    */
-  join(member: FeedMember): Position {
+  async join(member: FeedMember): Promise<Position> {
     if (!this.position) throw new Error('The feed is not started');
+    if (this.members.size === 0 && !this.subscribed) {
+      // Idle since who knows when: start again from the head (the member reads up to it), not from where the
+      // feed last delivered (everything since would be queued for the member).
+      this.resuming ??= this.store
+        .headPosition()
+        .then((head) => {
+          if (head && comparePositions(head, this.position!) > 0) this.position = head;
+        })
+        .finally(() => (this.resuming = undefined));
+      await this.resuming;
+    }
     member.overflowed = false;
     this.members.add(member);
+    this.joined.notify();
     return this.position;
   }
 
   leave(member: FeedMember): void {
     this.members.delete(member);
+    if (this.members.size === 0) this.idle?.abort();
+  }
+
+  /** A subscription is open now (tests). */
+  get reading(): boolean {
+    return this.subscribed;
   }
 
   private async run(): Promise<void> {
     const signal = this.stopping.signal;
     while (!signal.aborted) {
+      if (this.members.size === 0) {
+        const seen = this.joined.current;
+        if (this.members.size === 0) await this.joined.wait(60_000, seen, signal);
+        continue;
+      }
+      const idle = new AbortController();
+      const reading = AbortSignal.any([signal, idle.signal]);
+      this.idle = idle;
+      this.subscribed = true;
       try {
-        const events = this.store.subscribe(this.position!, { signal, batchSize: READ_BATCH });
+        const events = this.store.subscribe(this.position!, { signal: reading, batchSize: READ_BATCH });
         for await (const batch of readBatches(events, READ_BATCH)) {
-          if (signal.aborted) break;
+          if (reading.aborted) break;
           // Positions only grow: a subscription resumed after a failure starts after the last one delivered.
           if (comparePositions(batch[batch.length - 1]!.position, this.position!) <= 0) continue;
           this.position = batch[batch.length - 1]!.position;
@@ -144,8 +182,15 @@ export class SharedFeed {
         }
       } catch (error) {
         if (signal.aborted) break;
-        this.logger?.warn(`The event feed's subscription failed (${error instanceof Error ? error.message : String(error)}); resuming`);
+        if (!idle.signal.aborted) {
+          this.logger?.warn(`The event feed's subscription failed (${error instanceof Error ? error.message : String(error)}); resuming`);
+        }
+      } finally {
+        this.idle = undefined;
+        this.subscribed = false;
       }
+      // Ended because nobody is left: wait for a member, not for the retry pause.
+      if (idle.signal.aborted) continue;
       await sleep(RETRY_MS, signal);
     }
   }

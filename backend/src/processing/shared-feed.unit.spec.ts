@@ -56,8 +56,8 @@ describe('SharedFeed: one read of the store for every processor of a process', (
     try {
       const a = new FeedMember();
       const b = new FeedMember();
-      const joinedA = feed.join(a);
-      const joinedB = feed.join(b);
+      const joinedA = await feed.join(a);
+      const joinedB = await feed.join(b);
       // Both join at the head: what came before is theirs to read.
       expect(joinedA).toEqual(await store.headPosition());
       expect(joinedB).toEqual(joinedA);
@@ -76,7 +76,7 @@ describe('SharedFeed: one read of the store for every processor of a process', (
     await feed.start();
     try {
       const member = new FeedMember();
-      feed.join(member);
+      await feed.join(member);
       await store.append('s', [note('one')], 'any');
       store.failNext = true;
       await store.append('s', [note('two')], 'any');
@@ -96,8 +96,8 @@ describe('SharedFeed: one read of the store for every processor of a process', (
     try {
       const slow = new FeedMember();
       const fast = new FeedMember();
-      feed.join(slow);
-      feed.join(fast);
+      await feed.join(slow);
+      await feed.join(fast);
       const batch = Array.from({ length: 1000 }, (_, i) => note(`bulk ${i}`));
       let taken = 0;
       for (let round = 0; round < 21; round++) {
@@ -110,6 +110,40 @@ describe('SharedFeed: one read of the store for every processor of a process', (
       expect(taken).toBe(21_000);
       expect(slow.overflowed).toBe(true);
       expect(slow.waiting).toBe(0);
+    } finally {
+      await feed.stop();
+    }
+  });
+
+  it('reads nothing while no member is there (a standby), and starts again at the head when one joins', async () => {
+    const store = new FlakyStore();
+    const feed = new SharedFeed(store);
+    await feed.start();
+    try {
+      await tick();
+      expect(store.subscriptions).toBe(0);
+      expect(feed.reading).toBe(false);
+      const first = new FeedMember();
+      await feed.join(first);
+      await store.append('s', [note('one')], 'any');
+      expect(notes(await drain(first, 1, stop.signal))).toEqual(['one']);
+      expect(store.subscriptions).toBe(1);
+
+      // The last member leaves: the subscription ends. Events appended meanwhile are read by nobody.
+      feed.leave(first);
+      await tick(20);
+      expect(feed.reading).toBe(false);
+      for (let i = 0; i < 50; i++) await store.append('s', [note(`away ${i}`)], 'any');
+      expect(store.subscriptions).toBe(1);
+
+      // A member joining now joins at the head (what came before is its own to read), and gets what follows.
+      const second = new FeedMember();
+      const joinedAt = await feed.join(second);
+      expect(joinedAt).toEqual(await store.headPosition());
+      await store.append('s', [note('two')], 'any');
+      expect(notes(await drain(second, 1, stop.signal))).toEqual(['two']);
+      expect(second.waiting).toBe(0);
+      expect(store.subscriptions).toBe(2);
     } finally {
       await feed.stop();
     }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { supportRequestSchema, ticketStreamId } from '@ppr/contracts';
 import request from 'supertest';
+import { aSupportRequest } from '../../test/builders';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { TICKET_GRANTS_COOKIE } from '../auth/ticket-grants';
 import { idempotencyKeyHash, idempotencyMessages, supportRequestHash } from './idempotency/support-request-idempotency';
@@ -10,15 +11,7 @@ import { nextTicketId } from './ticket-policy';
  * Issue 9, finding 2: one address created 30,745 tickets (and as many sessions) in 60 s. Replays the burst
  * against the limits, and proves the Idempotency-Key contract.
  */
-const valid = {
-  businessName: 'Rockville Orthodontics',
-  contactName: 'Dana Ortiz',
-  email: 'dana@rockvilleortho.example',
-  phone: '(301) 555-0188',
-  address: '1 Research Blvd, Rockville, MD',
-  serviceCategory: 'networking',
-  issueDescription: 'The imaging workstation loses its share drive every few hours.',
-};
+const valid = aSupportRequest();
 
 const TOO_MANY = /^Too many requests\. Please try again in \d+ minutes?\.$/;
 

@@ -5,13 +5,10 @@ import type { Clock } from '../common/clock';
 import { CLOCK } from '../common/common.tokens';
 import type { RequestContext } from '../common/request-context';
 import {
-  type AppendGate,
-  type AppendResult,
   type EventStore,
   type NewEvent,
   type Position,
   type RecordedEvent,
-  type SqlGate,
   WrongExpectedRevisionError,
 } from '../event-store/event-store.port';
 import { EVENT_STORE } from '../event-store/event-store.tokens';
@@ -67,28 +64,6 @@ export function toTicketEvent(recorded: RecordedEvent): TicketEvent | null {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * An event store that starts a stream numbered from a sequence in one statement (the PostgreSQL adapter's
- * `appendNumbered`): the new ticket's number and its append are one round trip instead of two.
- */
-interface NumberingStore {
-  appendNumbered(
-    allocation: { readonly sequence: string; readonly streamPrefix: string; readonly idField: string },
-    events: readonly NewEvent[],
-  ): Promise<AppendResult & { readonly number: number }>;
-  /** The same behind a gate written in the same statement (null: the gate refused, nothing appended). */
-  appendNumberedGated?(
-    allocation: { readonly sequence: string; readonly streamPrefix: string; readonly idField: string },
-    events: readonly NewEvent[],
-    gate: SqlGate,
-  ): Promise<{ readonly gate: Readonly<Record<string, unknown>>; readonly appended: (AppendResult & { readonly number: number }) | null }>;
-}
-
-function numberingStore(store: EventStore): NumberingStore | null {
-  const candidate = store as Partial<NumberingStore>;
-  return typeof candidate.appendNumbered === 'function' ? (store as EventStore & NumberingStore) : null;
-}
 
 /** Ticket numbers: `ticket_id_seq`; streams `ticket-{id}` (`ticketStreamId`); every ticket event has `ticketId`. */
 const TICKET_NUMBERS = { sequence: 'ticket_id_seq', streamPrefix: ticketStreamId(0).slice(0, -1), idField: 'ticketId' } as const;
@@ -160,8 +135,8 @@ export class TicketCommandHandler {
   }
 
   /**
-   * Creates a ticket with a new number. Where the store numbers streams itself (PostgreSQL), the number
-   * and the append are one statement: the creation is decided with a provisional number, and the store
+   * Creates a ticket with a new number. Where the store numbers streams itself (`supports.numbering`), the
+   * number and the append are one statement: the creation is decided with a provisional number, and the store
    * puts the real one in every event's `ticketId`. That is only done when deciding with two different
    * provisional numbers gives events that differ in `ticketId` alone (so the decider uses the number for
    * nothing else); otherwise, and on other stores, the number is allocated first (`allocate`).
@@ -170,12 +145,11 @@ export class TicketCommandHandler {
     commandFor: (ticketId: number) => CreateTicket,
     context: RequestContext,
     allocate: () => Promise<number>,
-    gate?: AppendGate,
   ): Promise<CommandResult & { readonly ticketId: number }> {
-    const store = numberingStore(this.store);
+    const store = this.store;
     const [first, second] = PROVISIONAL_IDS;
     let provisional: TicketEvent[] | null = null;
-    if (store) {
+    if (store.supports.numbering) {
       try {
         const events = ticketDecider.decide(commandFor(first), ticketDecider.initialState);
         const other = ticketDecider.decide(commandFor(second), ticketDecider.initialState);
@@ -184,23 +158,12 @@ export class TicketCommandHandler {
         // Refused with a provisional number: the usual path decides with the real one.
       }
     }
-    if (!store || !provisional) {
-      await gate?.alone();
+    if (!provisional) {
       const ticketId = await allocate();
       return { ...(await this.execute(ticketId, commandFor(ticketId), context)), ticketId };
     }
     const toAppend = this.toAppend(provisional, context, randomUUID());
-    let result: AppendResult & { readonly number: number };
-    if (gate && store.appendNumberedGated) {
-      // The gate (a rate limit's count) and the append in one statement: refused, it throws and nothing was appended.
-      const gated = await store.appendNumberedGated(TICKET_NUMBERS, toAppend, gate.sql);
-      gate.settle(gated.gate);
-      if (!gated.appended) throw new Error('The gate allowed the ticket but nothing was appended');
-      result = gated.appended;
-    } else {
-      await gate?.alone();
-      result = await store.appendNumbered(TICKET_NUMBERS, toAppend);
-    }
+    const result = await store.appendNumbered(TICKET_NUMBERS, toAppend);
     const ticketId = result.number;
     const events = ticketDecider.decide(commandFor(ticketId), ticketDecider.initialState);
     if (JSON.stringify(events) !== JSON.stringify(numbered(provisional, ticketId))) {

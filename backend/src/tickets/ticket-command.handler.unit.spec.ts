@@ -7,24 +7,10 @@ import type { AppendResult, ExpectedRevision, NewEvent } from '../event-store/ev
 import { InMemoryEventStore } from '../event-store/in-memory-event-store';
 import { TicketDomainError, type TicketCommand } from './domain/ticket.decide';
 import { TicketCommandHandler, TicketConflictError } from './ticket-command.handler';
+import { aCreateTicketCommand } from '../../test/builders';
 
 const context: RequestContext = { actor: { kind: 'admin', id: '5' }, correlationId: 'corr-1' };
-const create = (ticketId: number): TicketCommand => ({
-  type: 'CreateTicket',
-  data: {
-    ticketId,
-    businessName: 'Acme Dental',
-    contactName: 'Dana',
-    email: 'dana@example.com',
-    phone: '7035550100',
-    address: null,
-    serviceCategory: 'networking',
-    issueDescription: 'Wi-Fi drops every afternoon',
-    userId: null,
-    feeCents: 4900,
-    waiveFee: false,
-  },
-});
+const create = (ticketId: number): TicketCommand => aCreateTicketCommand(ticketId);
 const noRetryDelay = { maxAttempts: 5, baseDelayMs: 0, maxDelayMs: 0 };
 
 /** The in-memory store, with a hook that runs just before each append (where a competing writer would strike). */
@@ -187,9 +173,10 @@ describe('TicketCommandHandler (on the in-memory event store)', () => {
 });
 
 describe('the domain error table', () => {
-  it('answers 404 for an unknown ticket and 409 for every rule violation', () => {
-    const { ticket_not_found: notFound, ...rules } = TICKET_ERROR_STATUS;
+  it('answers 404 for an unknown ticket, 400 for a message its author may not post, 409 for every rule violation', () => {
+    const { ticket_not_found: notFound, invalid_message: invalidMessage, ...rules } = TICKET_ERROR_STATUS;
     expect(notFound).toBe(HttpStatus.NOT_FOUND);
+    expect(invalidMessage).toBe(HttpStatus.BAD_REQUEST);
     expect(new Set(Object.values(rules))).toEqual(new Set([HttpStatus.CONFLICT]));
   });
 });

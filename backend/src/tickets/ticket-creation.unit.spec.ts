@@ -2,10 +2,11 @@ import { Logger } from '@nestjs/common';
 import { ticketStreamId } from '@ppr/contracts';
 import { fixedClock } from '../common/clock';
 import type { RequestContext } from '../common/request-context';
-import type { AppendResult, NewEvent } from '../event-store/event-store.port';
+import type { NewEvent, NumberedAppend, NumberedStream } from '../event-store/event-store.port';
 import { InMemoryEventStore } from '../event-store/in-memory-event-store';
 import { type CreateTicket, TicketDomainError } from './domain/ticket.decide';
 import { TicketCommandHandler } from './ticket-command.handler';
+import { aCreateTicketCommand } from '../../test/builders';
 
 /**
  * Issue 10, finding 3: a creation reads no stream (it cannot exist yet), and where the store numbers new
@@ -16,46 +17,28 @@ const noRetryDelay = { maxAttempts: 5, baseDelayMs: 0, maxDelayMs: 0 };
 
 const createFor =
   (waiveFee: boolean) =>
-  (ticketId: number): CreateTicket => ({
-    type: 'CreateTicket',
-    data: {
-      ticketId,
-      businessName: 'Acme Dental',
-      contactName: 'Dana',
-      email: 'dana@example.com',
-      phone: '7035550100',
-      address: null,
-      serviceCategory: 'networking',
-      issueDescription: 'Wi-Fi drops every afternoon',
-      userId: null,
-      feeCents: 4900,
-      waiveFee,
-    },
-  });
+  (ticketId: number): CreateTicket =>
+    aCreateTicketCommand(ticketId, { waiveFee });
 
-/** The in-memory store counting reads, and numbering new streams as the PostgreSQL adapter does. */
+/** The in-memory store (which numbers new streams itself, as the PostgreSQL adapter does), counting reads. */
 class NumberingStore extends InMemoryEventStore {
   reads = 0;
-  next = 5000;
-  numbered: { sequence: string; streamPrefix: string; idField: string }[] = [];
+  numbered: NumberedStream[] = [];
 
   override async readStream(streamId: string, fromRevision?: number) {
     this.reads++;
     return super.readStream(streamId, fromRevision);
   }
 
-  async appendNumbered(
-    allocation: { sequence: string; streamPrefix: string; idField: string },
-    events: readonly NewEvent[],
-  ): Promise<AppendResult & { number: number }> {
+  override async appendNumbered(allocation: NumberedStream, events: readonly NewEvent[]): Promise<NumberedAppend> {
     this.numbered.push(allocation);
-    const number = this.next++;
-    const withNumber = events.map((event) => {
-      const data = event.data as Record<string, unknown>;
-      return allocation.idField in data ? { ...event, data: { ...data, [allocation.idField]: number } } : event;
-    });
-    return { ...(await this.append(`${allocation.streamPrefix}${number}`, withNumber, 'no_stream')), number };
+    return super.appendNumbered(allocation, events);
   }
+}
+
+/** A store that does not number streams (as EventStoreDB). */
+class NotNumberingStore extends InMemoryEventStore {
+  override readonly supports = { transactions: false, numbering: false };
 }
 
 describe('creating a ticket', () => {
@@ -90,14 +73,14 @@ describe('creating a ticket', () => {
     expect(allocate).not.toHaveBeenCalled();
     expect(store.reads).toBe(0);
     expect(store.numbered).toEqual([{ sequence: 'ticket_id_seq', streamPrefix: 'ticket-', idField: 'ticketId' }]);
-    expect(result.ticketId).toBe(5000);
-    expect(result.ticket).toMatchObject({ kind: 'created', id: 5000, status: 'active' });
+    expect(result.ticketId).toBe(1);
+    expect(result.ticket).toMatchObject({ kind: 'created', id: 1, status: 'active' });
     expect(result.events.map((e) => [e.type, e.data.ticketId])).toEqual([
-      ['TicketCreated', 5000],
-      ['TicketFeeWaived', 5000],
-      ['TicketStatusChanged', 5000],
+      ['TicketCreated', 1],
+      ['TicketFeeWaived', 1],
+      ['TicketStatusChanged', 1],
     ]);
-    const stored = await store.readStream(ticketStreamId(5000));
+    const stored = await store.readStream(ticketStreamId(1));
     expect(stored.map((e) => [e.type, (e.data as { ticketId: number }).ticketId])).toEqual(
       result.events.map((e) => [e.type, e.data.ticketId]),
     );
@@ -105,7 +88,7 @@ describe('creating a ticket', () => {
   });
 
   it('allocates the number first on a store that cannot number streams', async () => {
-    const store = new InMemoryEventStore();
+    const store = new NotNumberingStore();
     const handler = new TicketCommandHandler(store, fixedClock('2026-03-04T05:06:07.089Z'), noRetryDelay);
     const result = await handler.create(createFor(false), context, () => Promise.resolve(4242));
     expect(result.ticketId).toBe(4242);

@@ -14,7 +14,8 @@ export type TicketErrorCode =
   | 'ticket_closed'
   | 'payment_intent_mismatch'
   | 'payment_amount_mismatch'
-  | 'linked_to_another_customer';
+  | 'linked_to_another_customer'
+  | 'invalid_message';
 
 /** A command that makes no sense for the ticket as it is. The API maps each code to a status in one table. */
 export class TicketDomainError extends Error {

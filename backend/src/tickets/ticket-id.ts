@@ -1,7 +1,5 @@
 import { NotFoundException } from '@nestjs/common';
-import { type ApiError, ticketIdParamSchema } from '@ppr/contracts';
-
-export const TICKET_NOT_FOUND = 'Ticket not found';
+import { type ApiError, ticketIdParamSchema, TICKET_NOT_FOUND } from '@ppr/contracts';
 
 /**
  * A ticket id from a path. Anything that is not a ticket number (text, zero, beyond the read table's

@@ -1,9 +1,15 @@
 import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { type CreatedTicket, supportRequestSchema, type SupportRequest, type TicketSummary, ticketStreamId } from '@ppr/contracts';
+import {
+  type CreatedTicket,
+  supportRequestSchema,
+  type SupportRequest,
+  type TicketSummary,
+  ticketStreamId,
+  TICKET_NOT_FOUND,
+} from '@ppr/contracts';
 import type { Request } from 'express';
 import { currentCustomer } from '../auth/principal';
-import { TicketGrants } from '../auth/ticket-grants';
 import { PublicFormLimits } from '../auth/public-form-limit';
 import { RateLimiter } from '../auth/rate-limiter';
 import { type RequestContext, requestContext } from '../common/request-context';
@@ -12,7 +18,7 @@ import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
 import type { Database } from '../database/database';
 import { DATABASE } from '../database/database.tokens';
-import type { AppendGate, EventStore, Position } from '../event-store/event-store.port';
+import type { EventStore, Position } from '../event-store/event-store.port';
 import { EVENT_STORE } from '../event-store/event-store.tokens';
 import {
   IDEMPOTENCY_KEY_HEADER,
@@ -25,9 +31,9 @@ import { ReadYourWrites } from '../projections/read-your-writes';
 import { CreateTicketCommand } from './commands/create-ticket.command';
 import { nextTicketId } from './ticket-policy';
 import { TicketDomainError } from './domain/ticket.decide';
-import { GetTicketDetailQuery } from './queries/customer-ticket.queries';
 import { GetTicketSummaryQuery } from './queries/get-ticket-summary.query';
-import { parseTicketId, TICKET_NOT_FOUND } from './ticket-id';
+import { TicketAccess } from './ticket-access';
+import { parseTicketId } from './ticket-id';
 
 @Controller()
 export class TicketsController {
@@ -41,12 +47,12 @@ export class TicketsController {
     @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {
     this.formLimits = new PublicFormLimits(limiter, config);
-    this.grants = new TicketGrants(config);
+    this.access = new TicketAccess(queries, config);
   }
 
   private readonly formLimits: PublicFormLimits;
-  /** The tickets a browser submitted: a signed cookie, so a guest's submission writes no session. */
-  private readonly grants: TicketGrants;
+  /** Who may read a ticket; its grants are the tickets a browser submitted (a signed cookie: a guest's submission writes no session). */
+  private readonly access: TicketAccess;
 
   @Post('support-request')
   @HttpCode(201)
@@ -58,10 +64,10 @@ export class TicketsController {
     // Order: the body was validated (400), then the key's format (400), then the submission is counted (429),
     // and only then is anything written: bad or refused input writes no key or ticket, and sets no cookie.
     const idempotencyKey = parseIdempotencyKey(request.header(IDEMPOTENCY_KEY_HEADER));
-    // Without a key the count goes with the ticket's append, in its statement where the store can (one
-    // commit); with a key it comes first, before the key is reserved.
-    const gate = this.formLimits.gate('support-request', request);
-    if (idempotencyKey !== undefined) await gate.alone();
+    // The count commits on its own, before anything else is written: one short statement. (Counting in the
+    // append's transaction saves a commit but costs two more round trips, BEGIN and COMMIT, which cost the app
+    // more: bench/RESULTS.md, "bench:http-write".)
+    await this.formLimits.consume('support-request', request);
     const context = customer ? requestContext(request, { kind: 'customer', id: String(customer.id) }) : requestContext(request);
     // With a key, the ticket id is the key's (allocated once), so a retry re-creates the same ticket at most.
     const reservedId =
@@ -73,17 +79,11 @@ export class TicketsController {
             ttlHours: this.config.IDEMPOTENCY_KEY_HOURS,
             allocate: () => nextTicketId(this.db.pool),
           });
-    const { ticketId, position } = await this.createTicket(
-      body,
-      customer?.id ?? null,
-      context,
-      reservedId,
-      idempotencyKey === undefined ? gate : undefined,
-    );
+    const { ticketId, position } = await this.createTicket(body, customer?.id ?? null, context, reservedId);
     await this.readYourWrites.waitFor(['tickets'], position);
     // The submitting browser may read the summary (payment, confirmation pages); nobody else can. A retry
     // grants the id to the retrying browser (its first answer, and cookie, may have been lost).
-    await this.grants.grant(request, ticketId);
+    await this.access.grants.grant(request, ticketId);
     return { id: ticketId };
   }
 
@@ -97,10 +97,9 @@ export class TicketsController {
     userId: number | null,
     context: RequestContext,
     ticketId: number | undefined,
-    gate: AppendGate | undefined,
   ): Promise<{ ticketId: number; position: Position | null }> {
     try {
-      const result = await this.commands.execute(new CreateTicketCommand(body, userId, context, { ticketId, ...(gate ? { gate } : {}) }));
+      const result = await this.commands.execute(new CreateTicketCommand(body, userId, context, { ticketId }));
       return { ticketId: result.ticketId, position: result.position };
     } catch (error) {
       if (ticketId === undefined || !(error instanceof TicketDomainError && error.code === 'ticket_already_exists')) {
@@ -115,17 +114,9 @@ export class TicketsController {
   @Get('ticket/:id')
   async getTicket(@Param('id') id: string, @Req() request: Request): Promise<TicketSummary> {
     const ticketId = parseTicketId(id);
-    if (!(await this.mayRead(ticketId, request))) throw new NotFoundException({ message: TICKET_NOT_FOUND });
+    await this.access.assertReadable(ticketId, request);
     const summary = await this.queries.execute(new GetTicketSummaryQuery(ticketId));
     if (!summary) throw new NotFoundException({ message: TICKET_NOT_FOUND });
     return summary;
-  }
-
-  private async mayRead(ticketId: number, request: Request): Promise<boolean> {
-    if (await this.grants.allows(request, ticketId)) return true;
-    const customer = currentCustomer(request);
-    if (!customer) return false;
-    const detail = await this.queries.execute(new GetTicketDetailQuery(ticketId));
-    return detail !== null && detail.userId === customer.id;
   }
 }

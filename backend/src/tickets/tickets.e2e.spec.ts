@@ -1,5 +1,6 @@
 import { messages, ticketReference } from '@ppr/contracts';
 import request from 'supertest';
+import { aSupportRequest } from '../../test/builders';
 import { nextAddress } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { encodeTicketGrants, TICKET_GRANTS_COOKIE, ticketGrantsKey } from '../auth/ticket-grants';
@@ -8,15 +9,7 @@ import { JSON_OBJECT_REQUIRED } from '../common/zod-validation.pipe';
 /** The secret this app signs with (set here so that the test can forge and sign cookies with its own key). */
 const SESSION_SECRET = 'tickets-e2e-secret-of-at-least-32-characters';
 
-const valid = {
-  businessName: 'Capitol Hill Dental',
-  contactName: 'Maya Patel',
-  email: 'maya@capitolhilldental.example',
-  phone: '(202) 555-0143',
-  address: '410 E Capitol St, Washington, DC',
-  serviceCategory: 'networking',
-  issueDescription: 'The front desk printer and two workstations drop off the network every afternoon.',
-};
+const valid = aSupportRequest();
 
 describe('support request and ticket endpoints', () => {
   let t: TestApp;

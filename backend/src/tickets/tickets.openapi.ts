@@ -30,6 +30,8 @@ export const ticketsOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/support-request',
+      operationId: 'createSupportRequest',
+      auth: 'optional-session',
       tag: 'Tickets',
       summary: 'Submit a support request (creates a ticket)',
       body: 'SupportRequest',
@@ -61,6 +63,8 @@ export const ticketsOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/ticket/{id}',
+      operationId: 'getTicket',
+      auth: 'ticket',
       tag: 'Tickets',
       summary: 'The summary of a ticket this browser submitted (its grants cookie) or this customer owns',
       parameters: [ticketId],

@@ -23,6 +23,8 @@ export const unsubscribeOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/unsubscribe/{token}',
+      operationId: 'getUnsubscribeTokenInfo',
+      auth: 'public',
       tag: 'Unsubscribe',
       summary: 'The address an unsubscribe link belongs to (changes nothing)',
       parameters: [{ name: 'token', in: 'path', description: 'The token from the email' }],
@@ -34,6 +36,8 @@ export const unsubscribeOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/unsubscribe',
+      operationId: 'unsubscribeNow',
+      auth: 'public',
       tag: 'Unsubscribe',
       summary: 'Unsubscribe by token or by address (idempotent)',
       body: 'Unsubscribe',
@@ -47,6 +51,8 @@ export const unsubscribeOpenApi = defineOpenApiFragment({
     {
       method: 'post',
       path: '/api/unsubscribe/one-click/{token}',
+      operationId: 'unsubscribeOneClick',
+      auth: 'public',
       tag: 'Unsubscribe',
       summary: 'RFC 8058 one-click unsubscribe (List-Unsubscribe-Post target)',
       csrf: 'exempt',
@@ -60,9 +66,10 @@ export const unsubscribeOpenApi = defineOpenApiFragment({
     {
       method: 'get',
       path: '/api/admin/email-subscriptions',
+      operationId: 'listEmailSubscriptions',
+      auth: 'admin',
       tag: 'Admin',
       summary: 'Marketing subscriptions, newest first (tokens never shown)',
-      session: true,
       parameters: [
         {
           name: 'subscribed',
@@ -82,9 +89,10 @@ export const unsubscribeOpenApi = defineOpenApiFragment({
     {
       method: 'patch',
       path: '/api/admin/email-subscriptions/{id}',
+      operationId: 'updateEmailSubscription',
+      auth: 'admin',
       tag: 'Admin',
       summary: 'Subscribe or unsubscribe an address',
-      session: true,
       body: 'UpdateEmailSubscription',
       parameters: [{ name: 'id', in: 'path', description: 'The subscription id' }],
       responses: {

@@ -5,8 +5,8 @@ import type { RecordedEvent } from '../event-source';
 import type { Projection, RowOperation } from '../projection';
 import type { TicketsTable } from './tickets.table';
 
-/** The one table this projection writes: anything else does not compile. */
-type TicketTables = Pick<ReadDatabase, 'tickets'>;
+/** The tables this projection writes: anything else does not compile. */
+type TicketTables = Pick<ReadDatabase, 'tickets' | 'ticket_messages'>;
 
 function update(ticketId: number, event: RecordedEvent, values: Updateable<TicketsTable>): RowOperation<TicketTables>[] {
   return [{ kind: 'update', table: 'tickets', key: ticketId, values: { ...values, last_updated: event.metadata.occurredAt } }];
@@ -23,7 +23,10 @@ function isTicketEvent(type: string): type is TicketEventType {
  */
 export const ticketsProjection: Projection<'tickets', TicketTables> = {
   name: 'tickets',
-  tables: [{ name: 'tickets', key: 'id', keyType: 'integer' }],
+  tables: [
+    { name: 'tickets', key: 'id', keyType: 'integer' },
+    { name: 'ticket_messages', key: 'id', keyType: 'uuid' },
+  ],
   eventTypes: TICKET_EVENT_TYPES,
   project(event) {
     if (!isTicketEvent(event.type)) return [];
@@ -59,6 +62,10 @@ export const ticketsProjection: Projection<'tickets', TicketTables> = {
               last_updated: at,
               fee_settled_at: null,
               first_response_at: null,
+              last_message_by: null,
+              last_message_at: null,
+              customer_message_revision: null,
+              staff_message_revision: null,
             },
           },
         ];
@@ -129,6 +136,32 @@ export const ticketsProjection: Projection<'tickets', TicketTables> = {
         // Staff's first action after the payment or waiver: the response clock stops.
         const data = parseEventData('TicketResponded', event.data);
         return update(data.ticketId, event, { first_response_at: at });
+      }
+      case 'TicketMessagePosted': {
+        // The thread's row; the ticket learns who spoke last in public (an internal note answers nobody).
+        const data = parseEventData('TicketMessagePosted', event.data);
+        const message: RowOperation<TicketTables> = {
+          kind: 'insert',
+          table: 'ticket_messages',
+          key: data.messageId,
+          values: {
+            id: data.messageId,
+            ticket_id: data.ticketId,
+            revision: event.revision,
+            author_kind: data.author.kind,
+            author_id: data.author.id,
+            author_name: data.author.name,
+            visibility: data.visibility,
+            via: data.via,
+            body: data.body,
+            attachments: data.attachments.map(({ id, filename, contentType, sizeBytes }) => ({ id, filename, contentType, sizeBytes })),
+            created_at: at,
+          },
+        };
+        if (data.visibility === 'internal') return [message, ...update(data.ticketId, event, {})];
+        const side =
+          data.author.kind === 'customer' ? { customer_message_revision: event.revision } : { staff_message_revision: event.revision };
+        return [message, ...update(data.ticketId, event, { last_message_by: data.author.kind, last_message_at: at, ...side })];
       }
       default: {
         const unhandled: never = event.type;

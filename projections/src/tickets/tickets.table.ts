@@ -1,4 +1,12 @@
-import type { FeeWaiverKind, PaymentStatus, TicketStatus } from '@ppr/contracts';
+import type {
+  FeeWaiverKind,
+  MessageAttachment,
+  MessageAuthorKind,
+  MessageChannel,
+  MessageVisibility,
+  PaymentStatus,
+  TicketStatus,
+} from '@ppr/contracts';
 import type { ColumnType } from 'kysely';
 
 /** Timestamps are written as ISO strings and read back as Dates. */
@@ -39,4 +47,26 @@ export interface TicketsTable {
   first_response_at: NullableTimestamp;
   /** fee_settled_at while nobody has responded, else NULL (derived by PostgreSQL). */
   awaiting_since: GeneratedAlways<Date | null>;
+  /** Who wrote the last public message of the conversation, and when (NULL: no message yet). */
+  last_message_by: MessageAuthorKind | null;
+  last_message_at: NullableTimestamp;
+  /** The stream revision of the customer's latest message, and of staff's latest public one (unread counts). */
+  customer_message_revision: ColumnType<string | null, number | null, number | null>;
+  staff_message_revision: ColumnType<string | null, number | null, number | null>;
+}
+
+/** One row per message of a ticket's conversation (TicketMessagePosted), in stream order. */
+export interface TicketMessagesTable {
+  id: string;
+  ticket_id: number;
+  /** The event's revision on the ticket's stream: the thread's order. bigint, read back as a string. */
+  revision: ColumnType<string, number, number>;
+  author_kind: MessageAuthorKind;
+  author_id: string | null;
+  author_name: string;
+  visibility: MessageVisibility;
+  via: MessageChannel;
+  body: string;
+  attachments: MessageAttachment[];
+  created_at: Timestamp;
 }

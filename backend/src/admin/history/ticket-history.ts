@@ -141,6 +141,13 @@ function apply(view: View, event: Known, names: HistoryNames): { view: View; sum
     }
     case 'TicketResponded':
       return { view, summary: 'First staff response after payment (the response clock stopped)' };
+    case 'TicketMessagePosted': {
+      const { author, visibility, via, attachments } = event.data;
+      const what =
+        visibility === 'internal' ? 'Internal note' : author.kind === 'customer' ? 'Message from the customer' : 'Reply to the customer';
+      const files = attachments.length === 0 ? '' : ` with ${attachments.length} attachment${attachments.length === 1 ? '' : 's'}`;
+      return { view, summary: `${what} by ${author.name}${files}${via === 'email' ? ' (by email)' : ''}` };
+    }
     case 'NotificationSent':
       return {
         view,

@@ -69,6 +69,34 @@ const events: RecordedEvent[] = [
     43,
   ),
   event('TicketStatusChanged', { ticketId, from: 'active', to: 'resolved' }, ann, 50),
+  event(
+    'TicketMessagePosted',
+    {
+      ticketId,
+      messageId: randomUUID(),
+      author: { kind: 'customer', id: null, name: 'Maya Patel' },
+      visibility: 'public',
+      via: 'email',
+      body: 'It happened again this morning; a photo of the screen is attached.',
+      attachments: [{ id: randomUUID(), filename: 'screen.jpg', contentType: 'image/jpeg', sizeBytes: 120_000, sha256: 'a'.repeat(64) }],
+    },
+    { kind: 'system', id: 'inbound-email' },
+    51,
+  ),
+  event(
+    'TicketMessagePosted',
+    {
+      ticketId,
+      messageId: randomUUID(),
+      author: { kind: 'staff', id: '3', name: 'ann' },
+      visibility: 'internal',
+      via: 'portal',
+      body: 'Probably the PSU.',
+      attachments: [],
+    },
+    ann,
+    52,
+  ),
 ];
 const names = {
   admins: new Map([
@@ -156,6 +184,8 @@ describe('the audit history of a ticket', () => {
       'Payment set to pending by hand',
       'Email "Ticket PPR-2026-1042" (ticket-created) to maya@example.com failed: connect ECONNREFUSED',
       'Status changed from active to resolved',
+      'Message from the customer by Maya Patel with 1 attachment (by email)',
+      'Internal note by ann',
     ]);
   });
 

@@ -1,20 +1,14 @@
 import { adminTicketListQuerySchema } from '@ppr/contracts';
 import type { ReadDatabase } from '@ppr/projections';
 import type { Kysely } from 'kysely';
+import { aSupportRequest } from '../../../test/builders';
 import { browser } from '../../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { READ_DB } from '../../projections/projections.tokens';
 import { listAdminTicketRows } from './admin-tickets.read-model';
 import { TicketCountCache } from './ticket-count-cache';
 
-const ticketData = {
-  businessName: 'Annapolis Marine Supply',
-  contactName: 'Grace Holt',
-  email: 'grace@annapolismarine.example',
-  phone: '(410) 555-0163',
-  serviceCategory: 'networking',
-  issueDescription: 'The point-of-sale terminal freezes whenever a card reader is plugged in.',
-};
+const ticketData = aSupportRequest();
 
 /**
  * The admin list's total and its page come from one snapshot of the read table. A ticket the projection

@@ -44,7 +44,10 @@ function byResponse(builder: TicketQuery, filter: ResponseFilter, now: Date): Ti
         .where('payment_status', '=', 'completed')
         .where('fee_waiver', 'is', null)
         .where((eb) =>
-          eb.or([eb('awaiting_since', '<=', refundSince), eb('first_response_at', '>=', sql<Date>`fee_settled_at + interval '24 hours'`)]),
+          eb.or([
+            eb('awaiting_since', '<=', refundSince),
+            eb('first_response_at', '>=', sql<Date>`fee_settled_at + make_interval(secs => ${REFUND_AFTER_MS / 1000})`),
+          ]),
         );
     }
     default: {
@@ -63,6 +66,8 @@ function filtered(db: Kysely<ReadDatabase>, query: AdminTicketListQuery, now: Da
     builder = builder.where('search_text', 'like', sql<string>`lower(${pattern})`);
   }
   if (query.response) builder = byResponse(builder, query.response, now);
+  // The conversation's last public message is the customer's (partial index tickets_waiting_on_us_idx).
+  if (query.waiting === 'us') builder = builder.where('last_message_by', '=', 'customer');
   return builder;
 }
 
@@ -111,7 +116,7 @@ export async function listAdminTicketRows(
   const queries = adminTicketQueries(db, query, now);
   // A deep page of a text search: from the search's remembered ids (the response filters depend on the time).
   if (idLists && query.search && !query.response && queries.offset >= idLists.minOffset) {
-    const key = JSON.stringify([query.status ?? null, query.search, query.sortBy, query.sortOrder]);
+    const key = JSON.stringify([query.status ?? null, query.waiting ?? null, query.search, query.sortBy, query.sortOrder]);
     const ids = await idLists.ids(key, async () => (await queries.allIds.execute()).map((row) => row.id));
     return { rows: await rowsInOrder(db, [...ids.subarray(queries.offset, queries.offset + query.limit)]), total: ids.length };
   }
@@ -126,7 +131,7 @@ export async function listAdminTicketRows(
       const count = async (): Promise<number> => Number((await inSnapshot.count.executeTakeFirstOrThrow()).total);
       const total =
         counts && !query.response
-          ? await counts.total(JSON.stringify([query.status ?? null, query.search ?? null]), count, snapshot)
+          ? await counts.total(JSON.stringify([query.status ?? null, query.waiting ?? null, query.search ?? null]), count, snapshot)
           : await count();
       if (inSnapshot.offset >= total) return { rows: [], total };
       return { rows: await inSnapshot.page.execute(), total };
@@ -151,5 +156,6 @@ export function toAdminTicket(row: TicketRow, engineerName: string | null, now: 
     ...toTicketDetail(row),
     engineerName,
     ...responseClock(row, now),
+    waitingOnUs: row.last_message_by === 'customer',
   };
 }

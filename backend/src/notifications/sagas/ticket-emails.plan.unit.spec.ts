@@ -1,8 +1,21 @@
 import { EVENT_SCHEMAS, type EventType } from '@ppr/contracts';
 import { ticketCreatedData } from '@ppr/projections/src/testing/ticket-created';
+import {
+  aTicketCreatedEvent,
+  aTicketEngineerAssignedEvent,
+  aTicketFeeWaivedEvent,
+  aTicketLinkedToCustomerEvent,
+  aTicketNotesUpdatedEvent,
+  aTicketPaymentReceivedEvent,
+  aTicketPaymentRefundedEvent,
+  aTicketPaymentUpdatedEvent,
+  aTicketRespondedEvent,
+  aTicketStatusChangedEvent,
+  inOneStream,
+} from '../../../test/builders';
 import type { RecordedEvent } from '../../event-store/event-store.port';
-import { renderEmail } from '../templates/ticket-emails';
-import { planTicketEmails } from './ticket-emails.plan';
+import { renderEmail, type TicketEmailContext } from '../templates/ticket-emails';
+import { type PlannedEmail, type PlanOptions, planTicketEmails } from './ticket-emails.plan';
 
 const OPTIONS = { staffEmails: ['desk@potomacpc.example'], baseUrl: 'https://www.potomacpc.example' };
 
@@ -87,6 +100,137 @@ describe('which emails a ticket event sends', () => {
       [{ type: 'TicketFeeWaived', data: { kind: 'zero_cost', notes: 'x', paymentIntentId: null } }],
     );
     expect(planTicketEmails(stream[1]!, stream, { ...OPTIONS, staffEmails: [] })).toEqual([]);
+  });
+});
+
+/** What a test expects of one planned email: its kind, recipient, customer or staff, account; some of its context. */
+type ExpectedEmail = Pick<PlannedEmail, 'kind' | 'to' | 'customer' | 'userId'> & { readonly context?: Partial<TicketEmailContext> };
+
+/**
+ * Given/when/then for the email plan: the history and the event are one ticket stream (revisions in order); the
+ * emails planned for the event are compared with `then`'s, in order (kind, recipient, customer or staff, the
+ * account exactly; the context's given fields).
+ */
+function given(...history: RecordedEvent[]) {
+  return {
+    when(event: RecordedEvent, options: PlanOptions = STAFF_OPTIONS) {
+      const stream = inOneStream([...history, event]);
+      const planned = () => planTicketEmails(stream[stream.length - 1]!, stream, options);
+      return {
+        then(expected: readonly ExpectedEmail[]): void {
+          expect(planned()).toEqual(
+            expected.map(({ context, ...email }) => ({ ...email, context: expect.objectContaining(context ?? {}) })),
+          );
+        },
+        thenNoEmail(): void {
+          expect(planned()).toEqual([]);
+        },
+      };
+    },
+  };
+}
+
+const STAFF_OPTIONS: PlanOptions = {
+  staffEmails: ['desk@potomacpc.example', 'owner@potomacpc.example'],
+  baseUrl: 'https://www.potomacpc.example',
+};
+const ADMIN_URL = 'https://www.potomacpc.example/admin/dashboard?ticket=1042';
+const CUSTOMER = 'maya@example.com';
+
+describe("ticket emails: given a ticket's stream, when an event, the emails planned", () => {
+  const opened = aTicketCreatedEvent();
+  /** A staff alert to each staff address, about the ticket now active, with how its fee was settled. */
+  const staffAlerts = (settlement: string): ExpectedEmail[] =>
+    STAFF_OPTIONS.staffEmails.map((to) => ({
+      kind: 'staff-alert',
+      to,
+      customer: false,
+      userId: null,
+      context: { reference: 'PPR-2026-1042', status: 'active', settlement, adminUrl: ADMIN_URL },
+    }));
+
+  it("TicketCreated: ticket-created to the request's email, pending payment", () => {
+    given()
+      .when(opened)
+      .then([
+        {
+          kind: 'ticket-created',
+          to: CUSTOMER,
+          customer: true,
+          userId: null,
+          context: { ticketId: 1042, reference: 'PPR-2026-1042', contactName: 'Maya Patel', status: 'pending_payment' },
+        },
+      ]);
+  });
+
+  it("TicketCreated by a customer: the email is about the customer's account", () => {
+    given()
+      .when(aTicketCreatedEvent({ userId: 7 }))
+      .then([{ kind: 'ticket-created', to: CUSTOMER, customer: true, userId: 7 }]);
+  });
+
+  it("TicketPaymentReceived: payment-received with the event's amount to the customer, and a staff alert to each staff address", () => {
+    given(opened)
+      .when(aTicketPaymentReceivedEvent({ amountCents: 12500 }))
+      .then([
+        { kind: 'payment-received', to: CUSTOMER, customer: true, userId: null, context: { status: 'active', amount: '$125.00' } },
+        ...staffAlerts('paid ($125.00)'),
+      ]);
+  });
+
+  it('TicketPaymentReceived on a ticket linked to an account since: the customer email names that account, at the same address', () => {
+    given(opened, aTicketLinkedToCustomerEvent({ userId: 9 }))
+      .when(aTicketPaymentReceivedEvent())
+      .then([{ kind: 'payment-received', to: CUSTOMER, customer: true, userId: 9 }, ...staffAlerts('paid ($49.00)')]);
+  });
+
+  it('TicketPaymentReceived without STAFF_ALERT_EMAILS: the customer email only', () => {
+    given(opened)
+      .when(aTicketPaymentReceivedEvent(), { ...STAFF_OPTIONS, staffEmails: [] })
+      .then([{ kind: 'payment-received', to: CUSTOMER, customer: true, userId: null }]);
+  });
+
+  it('TicketFeeWaived: staff alerts only, saying which waiver', () => {
+    given(opened)
+      .when(aTicketFeeWaivedEvent({ kind: 'free_diagnostic' }))
+      .then(staffAlerts('waived (free diagnostic)'));
+    given(opened)
+      .when(aTicketFeeWaivedEvent({ kind: 'zero_cost', notes: 'Zero-cost diagnostic fee', paymentIntentId: 'zero_cost_diagnostic' }))
+      .then(staffAlerts('waived ($0 cost)'));
+  });
+
+  it('TicketStatusChanged by staff: status-update to the customer with the new status; resolved instead when it becomes resolved', () => {
+    const paid = aTicketPaymentReceivedEvent();
+    given(opened, paid)
+      .when(aTicketStatusChangedEvent({ from: 'pending_payment', to: 'active' }))
+      .then([{ kind: 'status-update', to: CUSTOMER, customer: true, userId: null, context: { status: 'active' } }]);
+    given(opened)
+      .when(aTicketStatusChangedEvent({ from: 'pending_payment', to: 'canceled' }))
+      .then([{ kind: 'status-update', to: CUSTOMER, customer: true, userId: null, context: { status: 'canceled' } }]);
+    given(opened, paid, aTicketStatusChangedEvent())
+      .when(aTicketStatusChangedEvent({ from: 'active', to: 'resolved' }))
+      .then([{ kind: 'resolved', to: CUSTOMER, customer: true, userId: null, context: { status: 'resolved' } }]);
+  });
+
+  it.each([
+    ['the payment', aTicketPaymentReceivedEvent({}, { causationId: 'settle' })],
+    ['the waiver', aTicketFeeWaivedEvent({}, { causationId: 'settle' })],
+    ["an admin's payment recorded by hand", aTicketPaymentUpdatedEvent({ paymentStatus: 'completed' }, { causationId: 'settle' })],
+  ])('TicketStatusChanged to active in the command of %s: no status-update of its own', (_, settled) => {
+    given(opened, settled)
+      .when(aTicketStatusChangedEvent({ from: 'pending_payment', to: 'active' }, { causationId: 'settle' }))
+      .thenNoEmail();
+  });
+
+  it.each([
+    ['TicketPaymentUpdated', aTicketPaymentUpdatedEvent()],
+    ['TicketPaymentRefunded', aTicketPaymentRefundedEvent()],
+    ['TicketNotesUpdated', aTicketNotesUpdatedEvent()],
+    ['TicketLinkedToCustomer', aTicketLinkedToCustomerEvent()],
+    ['TicketEngineerAssigned', aTicketEngineerAssignedEvent()],
+    ['TicketResponded', aTicketRespondedEvent()],
+  ])('%s: no email', (_, event) => {
+    given(opened, aTicketPaymentReceivedEvent()).when(event).thenNoEmail();
   });
 });
 

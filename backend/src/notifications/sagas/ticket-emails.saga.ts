@@ -56,7 +56,7 @@ export class TicketEmailsSaga implements Processor<NewNotificationJob[]> {
     const insert = insertJobsStatement(jobs, { claimant: this.sender.claimant });
     const { rows } = await tx.query<{ key: string; token: string | number; mail_id: string | number | null }>(
       `WITH inserted AS (${insert.text} RETURNING idempotency_key, kind, to_address, subject, text_body, html_body, claim_token),
-       logged AS (${MailService.pendingRowsFrom('inserted', '$15')} RETURNING id, idempotency_key)
+       logged AS (${MailService.pendingRowsFrom('inserted', `$${insert.values.length + 1}`)} RETURNING id, idempotency_key)
        SELECT i.idempotency_key AS key, i.claim_token AS token, l.id AS mail_id FROM inserted AS i LEFT JOIN logged AS l USING (idempotency_key)`,
       [...insert.values, this.options.mailTransport],
     );

@@ -1,7 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { SupportRequest } from '@ppr/contracts';
 import type { RequestContext } from '../../common/request-context';
-import type { AppendGate } from '../../event-store/event-store.port';
 import type { CommandResult } from '../ticket-command.handler';
 
 export interface CreatedTicketResult extends CommandResult {
@@ -14,11 +13,8 @@ export class CreateTicketCommand extends Command<CreatedTicketResult> {
     readonly request: Readonly<SupportRequest>,
     readonly userId: number | null,
     readonly context: RequestContext,
-    /**
-     * A ticket id allocated beforehand (an idempotent retry re-creates the same ticket id); a gate the
-     * creation must pass (the public form's limits), written in the append's statement where the store can.
-     */
-    readonly options: { readonly ticketId?: number; readonly gate?: AppendGate } = {},
+    /** A ticket id allocated beforehand (an idempotent retry re-creates the same ticket id). */
+    readonly options: { readonly ticketId?: number } = {},
   ) {
     super();
   }

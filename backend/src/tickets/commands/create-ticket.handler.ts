@@ -39,9 +39,8 @@ export class CreateTicketHandler implements ICommandHandler<CreateTicketCommand,
     // the ticket from the sequence in the same statement as the append where it can.
     if (options.ticketId !== undefined) {
       const ticketId = options.ticketId;
-      await options.gate?.alone();
       return { ...(await this.tickets.execute(ticketId, commandFor(ticketId), context)), ticketId };
     }
-    return this.tickets.create(commandFor, context, () => nextTicketId(this.db.pool), options.gate);
+    return this.tickets.create(commandFor, context, () => nextTicketId(this.db.pool));
   }
 }

@@ -1,8 +1,10 @@
 import {
   DIAGNOSTIC_FEE_CURRENCY,
   FREE_DIAGNOSTIC_NOTE,
+  TICKET_NOT_FOUND,
   ZERO_COST_NOTE,
   ZERO_COST_PAYMENT_INTENT_ID,
+  type EventData,
   type FeeWaiverKind,
   type PaymentStatus,
   type TicketStatus,
@@ -81,11 +83,29 @@ export interface AssignEngineer {
   readonly data: { readonly engineerId: number | null };
 }
 
+/**
+ * A message on the ticket's conversation. The caller decided who the author is (the ticket's customer, by their
+ * session, grant or reply address; or an admin) and stored the attachments it lists.
+ */
+export interface PostMessage {
+  readonly type: 'PostMessage';
+  readonly data: Omit<EventData<'TicketMessagePosted'>, 'ticketId'>;
+}
+
 export type TicketCommand =
-  CreateTicket | RecordPayment | WaiveFee | UpdatePayment | RefundPayment | ChangeStatus | UpdateNotes | LinkToCustomer | AssignEngineer;
+  | CreateTicket
+  | RecordPayment
+  | WaiveFee
+  | UpdatePayment
+  | RefundPayment
+  | ChangeStatus
+  | UpdateNotes
+  | LinkToCustomer
+  | AssignEngineer
+  | PostMessage;
 
 function existing(state: Ticket): CreatedTicket {
-  if (state.kind !== 'created') throw new TicketDomainError('ticket_not_found', 'Ticket not found');
+  if (state.kind !== 'created') throw new TicketDomainError('ticket_not_found', TICKET_NOT_FOUND);
   return state;
 }
 
@@ -105,6 +125,33 @@ const alreadyRefunded = (): TicketDomainError =>
     'fee_refunded',
     'The diagnostic fee for this ticket was refunded; an admin must set the payment back to pending before a new payment',
   );
+
+/**
+ * Whether the ticket may take a new payment (a payment page asks the gateway for one): not when it is closed,
+ * nor when its fee is settled. A payment the gateway took before is recorded all the same (see recordPayment):
+ * the money is there. Throws the refusal.
+ */
+export function assertPayable(state: Ticket): void {
+  const ticket = existing(state);
+  if (ticket.status === 'canceled' || ticket.status === 'resolved') {
+    throw new TicketDomainError('ticket_closed', `This ticket is ${ticket.status}; there is nothing to pay`);
+  }
+  switch (ticket.payment.kind) {
+    case 'due':
+    case 'failed':
+      return;
+    case 'paid':
+      throw alreadyPaid();
+    case 'waived':
+      throw alreadyWaived();
+    case 'refunded':
+      throw alreadyRefunded();
+    default: {
+      const unhandled: never = ticket.payment;
+      return unhandled;
+    }
+  }
+}
 
 export function createTicket(command: CreateTicket, state: Ticket): TicketEvent[] {
   if (state.kind !== 'empty') {
@@ -319,6 +366,27 @@ export function linkToCustomer(command: LinkToCustomer, state: Ticket): TicketEv
   return [{ type: 'TicketLinkedToCustomer', data: { ticketId: ticket.id, userId } }];
 }
 
+/**
+ * A message on the conversation. A customer's message on a resolved ticket reopens it (active), as helpdesks do;
+ * on a canceled ticket it is kept and the ticket stays canceled. Staff's public message is contact with the
+ * customer: it stops the response clock (an internal note does not). A message id already posted is not news.
+ */
+export function postMessage(command: PostMessage, state: Ticket): TicketEvent[] {
+  const ticket = existing(state);
+  const message = command.data;
+  if (ticket.messageIds.has(message.messageId)) return [];
+  if (message.author.kind === 'customer' && message.visibility !== 'public') {
+    throw new TicketDomainError('invalid_message', 'A customer message is public');
+  }
+  const posted: TicketEvent = { type: 'TicketMessagePosted', data: { ticketId: ticket.id, ...message } };
+  if (message.author.kind === 'customer') {
+    return ticket.status === 'resolved'
+      ? [posted, { type: 'TicketStatusChanged', data: { ticketId: ticket.id, from: 'resolved', to: 'active' } }]
+      : [posted];
+  }
+  return message.visibility === 'public' ? staffAction(ticket, [posted]) : [posted];
+}
+
 /** The events a command produces on a ticket, or a TicketDomainError. Pure: no clock, no I/O. */
 export function decide(command: TicketCommand, state: Ticket): TicketEvent[] {
   switch (command.type) {
@@ -340,6 +408,8 @@ export function decide(command: TicketCommand, state: Ticket): TicketEvent[] {
       return linkToCustomer(command, state);
     case 'AssignEngineer':
       return assignEngineer(command, state);
+    case 'PostMessage':
+      return postMessage(command, state);
     default: {
       const unhandled: never = command;
       throw new Error(`Unhandled command ${JSON.stringify(unhandled)}`);

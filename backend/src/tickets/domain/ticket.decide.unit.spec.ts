@@ -1,7 +1,7 @@
 import { FREE_DIAGNOSTIC_NOTE, ZERO_COST_NOTE, ZERO_COST_PAYMENT_INTENT_ID } from '@ppr/contracts';
 import { deciderSpecification } from '../../../test/decider-specification';
 import { fold, type Payment, type PaymentKind, paymentStatusOf, type TicketEvent } from './ticket';
-import { TicketDomainError, ticketDecider, type TicketCommand, type TicketErrorCode } from './ticket.decide';
+import { assertPayable, TicketDomainError, ticketDecider, type TicketCommand, type TicketErrorCode } from './ticket.decide';
 
 const given = deciderSpecification(ticketDecider);
 
@@ -416,6 +416,85 @@ describe('ChangeStatus', () => {
   });
 });
 
+describe('PostMessage', () => {
+  const messageId = '5d1c9a52-7a0e-4a53-9d6f-2f1e8b0c4a11';
+  const message = (
+    kind: 'customer' | 'staff',
+    visibility: 'public' | 'internal' = 'public',
+    id = messageId,
+  ): Extract<TicketCommand, { type: 'PostMessage' }>['data'] => ({
+    messageId: id,
+    author: kind === 'customer' ? { kind, id: '9', name: "Dana O'Neil" } : { kind, id: '3', name: 'Sam Staff' },
+    visibility,
+    via: 'portal',
+    body: kind === 'customer' ? 'The Wi-Fi dropped again at 2 PM.' : 'We replace the access point on Tuesday.',
+    attachments: [],
+  });
+  const post = (data: ReturnType<typeof message>): TicketCommand => ({ type: 'PostMessage', data });
+  const posted = (data: ReturnType<typeof message>): TicketEvent => ({ type: 'TicketMessagePosted', data: { ticketId, ...data } });
+  const resolvedTicket = [
+    created,
+    paid,
+    activated,
+    responded,
+    { type: 'TicketStatusChanged', data: { ticketId, from: 'active', to: 'resolved' } },
+  ] as const;
+
+  it.each(Object.keys(STATES))('%s: a public staff reply is a staff action (it stops a running response clock)', (kind) => {
+    given(...STATES[kind as PaymentKind].history)
+      .when(post(message('staff')))
+      .then([posted(message('staff')), ...(clockRuns(kind) ? [responded] : [])]);
+  });
+
+  it('an internal note is only a note: it does not count as answering the customer', () => {
+    given(...STATES.paid.history)
+      .when(post(message('staff', 'internal')))
+      .then([posted(message('staff', 'internal'))]);
+  });
+
+  it("a customer's message on an open ticket is just the message", () => {
+    given(...STATES.paid.history)
+      .when(post(message('customer')))
+      .then([posted(message('customer'))]);
+  });
+
+  it("a customer's message reopens a resolved ticket", () => {
+    given(...resolvedTicket)
+      .when(post(message('customer')))
+      .then([posted(message('customer')), { type: 'TicketStatusChanged', data: { ticketId, from: 'resolved', to: 'active' } }]);
+  });
+
+  it("a customer's message leaves a canceled ticket canceled, and staff's reply on a resolved one leaves it resolved", () => {
+    given(created, { type: 'TicketStatusChanged', data: { ticketId, from: 'pending_payment', to: 'canceled' } })
+      .when(post(message('customer')))
+      .then([posted(message('customer'))]);
+    given(...resolvedTicket)
+      .when(post(message('staff')))
+      .then([posted(message('staff'))]);
+  });
+
+  it('posting the same message again (a retry, a second delivery of the email) changes nothing', () => {
+    given(...STATES.paid.history, posted(message('customer')))
+      .when(post(message('customer')))
+      .thenNothingHappens();
+    given(...resolvedTicket, posted(message('customer')), {
+      type: 'TicketStatusChanged',
+      data: { ticketId, from: 'resolved', to: 'active' },
+    })
+      .when(post(message('customer')))
+      .thenNothingHappens();
+  });
+
+  it('refuses an internal note written as the customer, and an unknown ticket', () => {
+    given(...STATES.paid.history)
+      .when(post(message('customer', 'internal')))
+      .thenFails(failsWith('invalid_message'));
+    given()
+      .when(post(message('staff')))
+      .thenFails(failsWith('ticket_not_found'));
+  });
+});
+
 describe('UpdateNotes', () => {
   it.each(Object.keys(STATES))('%s: records new notes', (kind) => {
     given(...STATES[kind as PaymentKind].history)
@@ -586,10 +665,50 @@ describe('evolve', () => {
       // No TicketResponded in this history: the clock still runs.
       awaitingResponse: true,
       gatewayPayments: [{ paymentIntentId: 'pi_123', amountCents: 4900, refunded: false }],
+      messageIds: new Set(),
     });
   });
 
   it('ignores events that come before the ticket exists', () => {
     expect(fold([activated])).toEqual({ kind: 'empty' });
+  });
+});
+
+describe('assertPayable: may the ticket take a new payment (asked before the gateway is)', () => {
+  const refusal = (events: readonly TicketEvent[]): TicketErrorCode | null => {
+    try {
+      assertPayable(fold(events));
+      return null;
+    } catch (error) {
+      expect(error).toBeInstanceOf(TicketDomainError);
+      return (error as TicketDomainError).code;
+    }
+  };
+  const closed = (to: 'canceled' | 'resolved', from: 'pending_payment' | 'active'): TicketEvent => ({
+    type: 'TicketStatusChanged',
+    data: { ticketId, from, to },
+  });
+
+  it('a fee that is due or failed: yes; paid, waived or refunded: refused as recording it would be', () => {
+    expect(refusal(STATES.due.history)).toBeNull();
+    expect(refusal(STATES.failed.history)).toBeNull();
+    expect(refusal(STATES.paid.history)).toBe('fee_already_paid');
+    expect(refusal(STATES.waived.history)).toBe('fee_waived');
+    expect(refusal(STATES.refunded.history)).toBe('fee_refunded');
+    for (const kind of ['paid', 'waived', 'refunded'] as const) {
+      given(...STATES[kind].history)
+        .when(pay('pi_another'))
+        .thenFails(failsWith(refusal(STATES[kind].history)!));
+    }
+  });
+
+  it('a closed ticket takes no new payment, though one the gateway took before is still recorded', () => {
+    expect(refusal([created, closed('canceled', 'pending_payment')])).toBe('ticket_closed');
+    expect(refusal([...STATES.paid.history, closed('resolved', 'active')])).toBe('ticket_closed');
+    given(created, closed('canceled', 'pending_payment')).when(pay('pi_123')).then([paid]);
+  });
+
+  it('no ticket: not found', () => {
+    expect(refusal([])).toBe('ticket_not_found');
   });
 });

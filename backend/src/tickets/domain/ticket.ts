@@ -88,6 +88,8 @@ export interface TicketFields {
    * (the gateway gave the money back), and a payment is refunded once.
    */
   readonly gatewayPayments: readonly GatewayPayment[];
+  /** The ids of the conversation's messages: a message posted again with its id (a retry, a redelivered email) is not new. */
+  readonly messageIds: ReadonlySet<string>;
 }
 
 export interface GatewayPayment {
@@ -155,6 +157,7 @@ export function evolve(state: Ticket, event: TicketEvent): Ticket {
       engineerId: null,
       awaitingResponse: false,
       gatewayPayments: [],
+      messageIds: new Set(),
     };
   }
   // Any other event before TicketCreated is not a ticket's history: keep the empty state.
@@ -218,6 +221,8 @@ export function evolve(state: Ticket, event: TicketEvent): Ticket {
       return { ...state, engineerId: event.data.engineerId };
     case 'TicketResponded':
       return { ...state, awaitingResponse: false };
+    case 'TicketMessagePosted':
+      return { ...state, messageIds: new Set([...state.messageIds, event.data.messageId]) };
     default: {
       const unhandled: never = event;
       return unhandled;

@@ -1,16 +1,9 @@
 import { BadRequestException } from '@nestjs/common';
 import { supportRequestSchema } from '@ppr/contracts';
+import { aSupportRequest } from '../../../test/builders';
 import { idempotencyKeyHash, idempotencyMessages, parseIdempotencyKey, supportRequestHash } from './support-request-idempotency';
 
-const body = supportRequestSchema.parse({
-  businessName: 'Bethesda Books',
-  contactName: 'Lee Park',
-  email: 'lee@bethesdabooks.example',
-  phone: '(301) 555-0111',
-  address: '',
-  serviceCategory: 'networking',
-  issueDescription: 'The point-of-sale terminal cannot reach the card reader.',
-});
+const body = supportRequestSchema.parse(aSupportRequest({ contactName: 'Lee Park', address: '' }));
 
 describe('parseIdempotencyKey', () => {
   it('accepts no key and a UUID', () => {

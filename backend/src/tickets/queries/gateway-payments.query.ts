@@ -1,6 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { PaymentStatus } from '@ppr/contracts';
 import type { Position } from '../../event-store/event-store.port';
+import type { TicketDomainError } from '../ticket-errors';
 
 /** A payment the gateway took for a ticket, and whether its refund is recorded. */
 export interface TicketGatewayPayment {
@@ -17,6 +18,8 @@ export interface TicketGatewayPayments {
   readonly shownPaymentIntentId: string | null;
   /** Every payment the gateway took for the ticket, oldest first. */
   readonly payments: readonly TicketGatewayPayment[];
+  /** Why the ticket takes no new payment now (the decider's refusal: closed, or its fee settled), or null. */
+  readonly newPaymentRefused: TicketDomainError | null;
   /** The ticket's last event: an answer from the read side reflects this state once it has applied it. */
   readonly position: Position | null;
 }

@@ -1,11 +1,6 @@
-import type { ResponseFilter, TicketStatus } from '@ppr/contracts';
+import { type ResponseFilter, TICKET_STATUS_LABELS } from '@ppr/contracts';
 
-export const STATUS_LABELS: Record<TicketStatus, string> = {
-  pending_payment: 'Pending Payment',
-  active: 'Active',
-  resolved: 'Resolved',
-  canceled: 'Canceled',
-};
+export const STATUS_LABELS = TICKET_STATUS_LABELS;
 
 export const RESPONSE_FILTER_LABELS: Record<ResponseFilter, string> = {
   due: 'Due (within the hour)',

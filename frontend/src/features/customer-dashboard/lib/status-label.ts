@@ -1,12 +1,5 @@
-import type { TicketStatus } from '@ppr/contracts';
-
-const LABELS: Record<TicketStatus, string> = {
-  pending_payment: 'Pending Payment',
-  active: 'Active',
-  resolved: 'Resolved',
-  canceled: 'Canceled',
-};
+import { TICKET_STATUS_LABELS, type TicketStatus } from '@ppr/contracts';
 
 export function statusLabel(status: TicketStatus): string {
-  return LABELS[status];
+  return TICKET_STATUS_LABELS[status];
 }

@@ -9,6 +9,7 @@ export const EVENT_TYPE_LABELS: Record<IntegrationEventType, string> = {
   'ticket.notes_updated': 'Notes updated',
   'ticket.linked_to_customer': 'Linked to customer',
   'ticket.engineer_assigned': 'Engineer assigned',
+  'ticket.message_posted': 'Message posted',
 };
 
 export const ALL_EVENT_TYPES: readonly IntegrationEventType[] = INTEGRATION_EVENT_TYPES;

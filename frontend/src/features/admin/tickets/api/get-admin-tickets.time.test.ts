@@ -37,6 +37,7 @@ function ticket(id: number, settledAgoMs: number | null, overrides: Partial<Admi
     firstResponseAt: null,
     responseState: settled === null ? 'none' : settled + HOUR > NOW ? 'due' : 'overdue',
     refundEligible: false,
+    waitingOnUs: false,
     ...overrides,
   } as AdminTicket;
 }

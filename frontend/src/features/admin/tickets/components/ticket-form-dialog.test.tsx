@@ -14,6 +14,7 @@ const adminTicket: AdminTicket = {
   firstResponseAt: null,
   responseState: 'none',
   refundEligible: false,
+  waitingOnUs: false,
 };
 
 function renderDialog(overrides: Partial<Parameters<typeof TicketFormDialog>[0]> = {}) {
