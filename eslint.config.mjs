@@ -68,6 +68,8 @@ const backendPublicFiles = {
     'session-secret.ts',
   ],
   config: ['config.ts'],
+  // The read markers (unread counts of the ticket lists) and the tickets' reply addresses (the reply emails' Reply-To).
+  conversation: ['message-reads.ts', 'reply-address.ts'],
   database: ['database.ts'],
   // The in-memory adapter of the port, for other modules' fast handler tests.
   'event-store': ['in-memory-event-store.ts'],

@@ -77,6 +77,45 @@ export function sampleEmails(userText?: string): SampleEmail[] {
       }),
     },
     {
+      name: 'ticket-reply',
+      showsUserText: true,
+      email: renderEmail('ticket-reply', {
+        ...ticket,
+        message: {
+          authorName: 'sam',
+          body: 'We replaced the access point in the back office.\nCould you check that the printer stays online this afternoon?',
+          attachmentCount: 1,
+          attachmentsPlural: false,
+          byEmail: false,
+        },
+        earlier: [
+          {
+            authorName: typed('Maya Chen'),
+            body: typed('It dropped again at 2 PM & took the card reader with it.'),
+            when: 'Mar 4, 2026, 2:05 PM',
+          },
+        ],
+        ticketUrl: `${BASE_URL}/ticket/1042`,
+        replyByEmail: true,
+      }),
+    },
+    {
+      name: 'customer-message',
+      showsUserText: true,
+      email: renderEmail('customer-message', {
+        ...ticket,
+        message: {
+          authorName: typed('Maya Chen'),
+          body: typed('It dropped again at 2 PM & took the card reader with it.'),
+          attachmentCount: 2,
+          attachmentsPlural: true,
+          byEmail: true,
+        },
+        reopened: true,
+        adminUrl: `${BASE_URL}/admin/dashboard?ticket=1042`,
+      }),
+    },
+    {
       name: 'account-verification',
       showsUserText: true,
       email: account(

@@ -7,6 +7,7 @@ import type { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { UnreadBodyGuard } from './common/json-body';
 import { ContactModule } from './contact/contact.module';
+import { ConversationModule } from './conversation/conversation.module';
 import type { Database } from './database/database';
 import { DatabaseModule } from './database/database.module';
 import { EventStoreModule } from './event-store/event-store.module';
@@ -73,6 +74,7 @@ export class AppModule implements OnApplicationBootstrap, OnModuleDestroy {
         NotificationsModule,
         UnsubscribeModule,
         ContactModule,
+        ConversationModule,
         MarketingModule,
         PageViewsModule,
         IntegrationsModule,

@@ -29,13 +29,16 @@ export function newCustomer(overrides: Record<string, unknown> = {}): {
 
 /**
  * The newest email of a kind to an address, from the mail log. Account emails are sent after the answer (so
- * its time tells nothing about the address), so this waits a little for one to appear; null if none does.
+ * its time tells nothing about the address), through the email outbox: this waits a little for one to appear;
+ * null if none does. `unlike`: a newer one than the email holding that text (a token of an earlier email) is
+ * awaited, since the earlier one is in the log until the new one's send is done.
  */
 export async function lastEmail(
   db: Database,
   to: string,
   kind: string,
   waitMs = 5000,
+  unlike?: string,
 ): Promise<{ subject: string; text: string; html: string | null } | null> {
   const deadline = Date.now() + waitMs;
   for (;;) {
@@ -44,7 +47,8 @@ export async function lastEmail(
       [to, kind],
     );
     const row = rows[0];
-    if (row) return { subject: row.subject, text: row.text_body, html: row.html_body };
+    if (row && (unlike === undefined || !row.text_body.includes(unlike)))
+      return { subject: row.subject, text: row.text_body, html: row.html_body };
     if (Date.now() >= deadline) return null;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

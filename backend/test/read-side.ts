@@ -166,6 +166,32 @@ export function generateHistory(tickets: number, firstId: number, seed = 7): { s
         steps.push(byStaff([{ type: 'TicketEngineerAssigned', data: { ticketId, engineerId: pick([1, 2, 3, null]) } }]));
       } else if (kind < 0.62) {
         steps.push([{ type: 'TicketLinkedToCustomer', data: { ticketId, userId: 1 + Math.floor(next() * 50) } }]);
+      } else if (kind < 0.7) {
+        // The conversation: the customer writes (reopening a resolved ticket), or staff reply or note internally.
+        const customer = next() < 0.5;
+        const visibility = customer || next() < 0.6 ? 'public' : 'internal';
+        const posted = {
+          type: 'TicketMessagePosted' as const,
+          data: {
+            ticketId,
+            messageId: randomUUID(),
+            author: customer ? { kind: 'customer', id: null, name: 'Maya Patel' } : { kind: 'staff', id: '1', name: 'sam' },
+            visibility,
+            via: customer && next() < 0.3 ? 'email' : 'portal',
+            body: `Message ${k} on ticket ${ticketId}: <i>is it fixed?</i>\nSecond line`,
+            attachments:
+              next() < 0.2
+                ? [{ id: randomUUID(), filename: 'photo.png', contentType: 'image/png', sizeBytes: 2048, sha256: 'a'.repeat(64) }]
+                : [],
+          },
+        };
+        if (customer) {
+          const reopens = status === 'resolved';
+          steps.push(reopens ? [posted, { type: 'TicketStatusChanged', data: { ticketId, from: 'resolved', to: 'active' } }] : [posted]);
+          if (reopens) status = 'active';
+        } else {
+          steps.push(visibility === 'public' ? byStaff([posted]) : [posted]);
+        }
       } else {
         const failed = kind > 0.9;
         const notification = {

@@ -93,8 +93,13 @@ export type MessageResponse = z.infer<typeof messageResponseSchema>;
 export const currentCustomerSchema = customerUserSchema.extend({ emailVerified: z.boolean() });
 export type CurrentCustomer = z.infer<typeof currentCustomerSchema>;
 
-/** GET /api/customer/tickets. */
-export const customerTicketsSchema = z.array(ticketDetailSchema);
+/** GET /api/customer/tickets: each ticket, and how many of staff's replies its customer has not read yet. */
+export const customerTicketSchema = ticketDetailSchema.extend({
+  /** Staff's public messages the customer has not read yet (GET /api/tickets/{id}/messages reads them). */
+  unreadMessages: z.number().int().nonnegative(),
+});
+export type CustomerTicket = z.infer<typeof customerTicketSchema>;
+export const customerTicketsSchema = z.array(customerTicketSchema);
 
 /** POST /api/customer/link-tickets: how many guest tickets were attached, and those tickets. */
 export const linkTicketsResponseSchema = z.object({

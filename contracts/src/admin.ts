@@ -135,6 +135,8 @@ export const adminTicketSchema = ticketDetailSchema.extend({
   responseState: z.enum(RESPONSE_STATES),
   /** Paid through the gateway and nobody responded within 24 hours of payment: the refund policy applies. */
   refundEligible: z.boolean(),
+  /** The customer's messages staff have not read yet (GET /api/admin/tickets/{id}/messages reads them). */
+  unreadMessages: z.number().int().nonnegative(),
   /** The last public message of the conversation is the customer's: the ticket waits on us. */
   waitingOnUs: z.boolean(),
 });

@@ -61,5 +61,5 @@ export function formatBusinessDateTime(at: Date | string): string {
   return `${parts.month} ${parts.day}, ${parts.year} ${parts.hour}:${parts.minute} ${parts.dayPeriod} ${parts.timeZoneName}`;
 }
 
-export const NOTIFICATION_TYPES = ['ticket-created', 'payment-received', 'status-update', 'resolved'] as const;
+export const NOTIFICATION_TYPES = ['ticket-created', 'payment-received', 'status-update', 'resolved', 'ticket-reply'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

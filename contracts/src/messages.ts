@@ -48,6 +48,7 @@ export const messageTexts = {
   attachmentType: 'Attachments must be images (PNG, JPEG, WebP, HEIC), PDF or plain text',
   attachmentNotFound: 'Attachment not found',
   unexpectedField: 'Only body, visibility and attachments may be sent',
+  formUnreadable: 'The message form could not be read (a broken multipart body)',
 } as const;
 
 /** The message text: trimmed, 1 to 10,000 characters, plain text (shown with line breaks, never as HTML). */

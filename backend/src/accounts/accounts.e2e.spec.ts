@@ -204,7 +204,7 @@ describe('customer accounts and sessions', () => {
       const resent = await agent.post('/api/customer/resend-verification').expect(200);
       expect(resent.body).toEqual({ message: accountMessages.verificationSent });
       await t.app.get(AccountsService).settled();
-      const second = tokenIn((await lastEmail(t.db, customer.email, 'account-verification'))!.text, VERIFY_LINK);
+      const second = tokenIn((await lastEmail(t.db, customer.email, 'account-verification', 5000, first))!.text, VERIFY_LINK);
       expect(second).not.toBe(first);
       await agent.post('/api/customer/verify-email').send({ token: first }).expect(404);
       // Logged in as the account: that proves who registered it.
@@ -554,8 +554,9 @@ describe('customer accounts and sessions', () => {
         const agent = browser(t.app);
         await agent.post('/api/customer/register').send(customer).expect(201);
         expect(Math.abs(await offLifetime(customer.email, 'verification_token_expiry', verificationSeconds))).toBeLessThan(5);
-        // Its email is queued after the answer: settled first, so that the resend's email is the newest one.
+        // Its email is queued after the answer: its token, so that the resend's email is told from it.
         await t.app.get(AccountsService).settled();
+        const registration = tokenIn((await lastEmail(t.db, customer.email, 'account-verification'))!.text, VERIFY_LINK);
 
         // A resent one (the registration's expiry is moved first, so only the resend can set it right).
         await t.db.pool.query(`UPDATE users SET verification_token_expiry = now() + interval '1 minute' WHERE email = $1`, [
@@ -567,7 +568,7 @@ describe('customer accounts and sessions', () => {
         expect(Math.abs(await offLifetime(customer.email, 'verification_token_expiry', verificationSeconds))).toBeLessThan(5);
 
         // A reset token, once the address is verified (only a verified account can reset its password).
-        const token = tokenIn((await lastEmail(t.db, customer.email, 'account-verification'))!.text, VERIFY_LINK);
+        const token = tokenIn((await lastEmail(t.db, customer.email, 'account-verification', 5000, registration))!.text, VERIFY_LINK);
         await agent.post('/api/customer/verify-email').send({ token }).expect(200);
         await browser(t.app).post('/api/customer/forgot-password').send({ email: customer.email }).expect(200);
         await t.app.get(AccountsService).settled();

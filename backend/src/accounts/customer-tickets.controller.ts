@@ -1,12 +1,15 @@
 import { Body, Controller, ForbiddenException, Get, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { accountMessages, type ApiError, type LinkTicketsResponse, type TicketDetail } from '@ppr/contracts';
+import { accountMessages, type ApiError, type CustomerTicket, type LinkTicketsResponse, type TicketDetail } from '@ppr/contracts';
 import type { Request } from 'express';
 import { NoBodyPipe } from '../common/no-body.pipe';
 import type { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { CustomerGuard, requireCustomer } from '../auth/principal';
 import { requestContext } from '../common/request-context';
+import { unreadCounts } from '../conversation/message-reads';
+import type { Database } from '../database/database';
+import { DATABASE } from '../database/database.tokens';
 import { ReadYourWrites } from '../projections/read-your-writes';
 import { LinkGuestTicketsCommand } from '../tickets/commands/link-guest-tickets.command';
 import { ListCustomerTicketsQuery } from '../tickets/queries/customer-ticket.queries';
@@ -22,15 +25,23 @@ export class CustomerTicketsController {
     private readonly queries: QueryBus,
     private readonly readYourWrites: ReadYourWrites,
     @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(DATABASE) private readonly db: Database,
   ) {
     this.access = new TicketAccess(queries, config);
   }
 
   private readonly access: TicketAccess;
 
+  /** The customer's tickets, each with the number of staff replies not read yet. */
   @Get('customer/tickets')
-  list(@Req() request: Request): Promise<TicketDetail[]> {
-    return this.queries.execute(new ListCustomerTicketsQuery(requireCustomer(request).id));
+  async list(@Req() request: Request): Promise<CustomerTicket[]> {
+    const tickets: TicketDetail[] = await this.queries.execute(new ListCustomerTicketsQuery(requireCustomer(request).id));
+    const unread = await unreadCounts(
+      this.db.pool,
+      'customer',
+      tickets.map((ticket) => ticket.id),
+    );
+    return tickets.map((ticket) => ({ ...ticket, unreadMessages: unread.get(ticket.id) ?? 0 }));
   }
 
   /**

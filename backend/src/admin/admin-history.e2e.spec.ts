@@ -56,6 +56,8 @@ describe('GET /api/admin/tickets/:id/history: who changed what, and when', () =>
       .send({ stripePaymentIntentId: null, paymentStatus: 'pending', paymentNotes: 'Waiver withdrawn' })
       .expect(200);
     await ann.patch(`/api/admin/tickets/${ticketId}/status`).send({ status: 'resolved' }).expect(200);
+    // An internal note (it sends no email and leaves the ticket resolved).
+    await ann.post(`/api/admin/tickets/${ticketId}/messages`).send({ body: 'Closed after the visit.', visibility: 'internal' }).expect(201);
     // The email saga's outcomes for this ticket (created, paid, resolved) first, then two more appended here
     // by hand, so that a failure and a success sit last.
     const sagaEvents = async () => {
@@ -174,10 +176,11 @@ describe('GET /api/admin/tickets/:id/history: who changed what, and when', () =>
         ],
       },
       { type: 'TicketStatusChanged', actor: admin(annId, annName), changes: [change('status', 'active', 'resolved')] },
+      { type: 'TicketMessagePosted', actor: admin(annId, annName), changes: [] },
       { type: 'NotificationFailed', actor: { kind: 'system', id: 'notifications' }, changes: [] },
       { type: 'NotificationSent', actor: { kind: 'system', id: 'notifications' }, changes: [] },
     ]);
-    expect(entries).toHaveLength(13);
+    expect(entries).toHaveLength(14);
   });
 
   it('covers every ticket event type and the email outcomes, with a sentence and a time for each', async () => {

@@ -36,6 +36,7 @@ import { PaymentGatewayRequestError, PaymentGatewayUnavailableError } from '../p
 import { TicketPaymentsService } from '../payments/ticket-payments.service';
 import { READ_DB } from '../projections/projections.tokens';
 import { ReadYourWrites } from '../projections/read-your-writes';
+import { unreadCounts } from '../conversation/message-reads';
 import { HandleTicketCommand } from '../tickets/commands/handle-ticket.command';
 import { adminUsernames } from './admin-users.repository';
 import type { AdminPrincipal } from './admin.types';
@@ -81,15 +82,28 @@ export class AdminTicketsService {
     const now = this.clock.now();
     const { rows, total } = await listAdminTicketRows(this.readDb, query, now, this.counts, this.idLists);
     const assigned = [...new Set(rows.flatMap((row) => (row.engineer_id === null ? [] : [row.engineer_id])))];
-    const names = await engineerNames(this.db.pool, assigned);
-    return { tickets: rows.map((row) => toAdminTicket(row, nameOf(row.engineer_id, names), now)), total };
+    const [names, unread] = await Promise.all([
+      engineerNames(this.db.pool, assigned),
+      unreadCounts(
+        this.db.pool,
+        'staff',
+        rows.map((row) => row.id),
+      ),
+    ]);
+    return {
+      tickets: rows.map((row) => toAdminTicket(row, nameOf(row.engineer_id, names), now, unread.get(row.id) ?? 0)),
+      total,
+    };
   }
 
   async ticket(ticketId: number): Promise<AdminTicket> {
     const row = await findAdminTicketRow(this.readDb, ticketId);
     if (!row) throw new NotFoundException({ message: TICKET_NOT_FOUND } satisfies ApiError);
-    const names = await engineerNames(this.db.pool, row.engineer_id === null ? [] : [row.engineer_id]);
-    return toAdminTicket(row, nameOf(row.engineer_id, names), this.clock.now());
+    const [names, unread] = await Promise.all([
+      engineerNames(this.db.pool, row.engineer_id === null ? [] : [row.engineer_id]),
+      unreadCounts(this.db.pool, 'staff', [row.id]),
+    ]);
+    return toAdminTicket(row, nameOf(row.engineer_id, names), this.clock.now(), unread.get(row.id) ?? 0);
   }
 
   /** Runs a command as this admin; answers the ticket once the read table has applied what was appended. */

@@ -28,6 +28,7 @@ import {
   TICKET_STATUSES,
   ticketHistorySchema,
   updateEngineerSchema,
+  WAITING_FILTERS,
 } from '@ppr/contracts';
 import { z } from 'zod';
 import {
@@ -238,6 +239,12 @@ export const adminOpenApi = defineOpenApiFragment({
           in: 'query',
           description: 'Where the ticket stands on the response clock (contact within one hour of payment)',
           schema: queryEnum(['all', ...RESPONSE_FILTERS]),
+        },
+        {
+          name: 'waiting',
+          in: 'query',
+          description: "`us`: only tickets whose conversation's last public message is the customer's (nobody answered it yet)",
+          schema: queryEnum(['all', ...WAITING_FILTERS]),
         },
         {
           name: 'sortBy',

@@ -91,6 +91,11 @@ const READS_NO_BODY = Symbol('reads-no-body');
  */
 export const IgnoresBody = (): MethodDecorator => SetMetadata(READS_NO_BODY, true);
 
+const READS_MULTIPART = Symbol('reads-multipart');
+
+/** On a handler that reads a multipart/form-data body itself (a message with attachments): such a body passes. */
+export const ReadsMultipartBody = (): MethodDecorator => SetMetadata(READS_MULTIPART, true);
+
 /**
  * A body none of the parsers read (text/plain, a form, multipart, no Content-Type) is a 415, not a request
  * handled as if it had no body. Endpoints whose body is optional would otherwise act on their defaults (the
@@ -107,6 +112,12 @@ export class UnreadBodyGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<Request>();
     if (request.body !== undefined || !METHODS_WITH_BODIES.has(request.method) || !announcesBody(request)) return true;
     if (this.reflector.get<boolean | undefined>(READS_NO_BODY, context.getHandler()) === true) return true;
+    if (
+      this.reflector.get<boolean | undefined>(READS_MULTIPART, context.getHandler()) === true &&
+      request.is('multipart/form-data') === 'multipart/form-data'
+    ) {
+      return true;
+    }
     throw new HttpException({ message: JSON_OBJECT_REQUIRED }, HttpStatus.UNSUPPORTED_MEDIA_TYPE);
   }
 }

@@ -273,6 +273,18 @@ export const configSchema = z
     PUBLIC_FORM_GLOBAL_LIMIT_PER_HOUR: positiveInt(500, 10_000_000).describe(
       'Submissions of each public form from all addresses together per hour (bounds the writes a botnet can make); past it a 429 with Retry-After.',
     ),
+    MESSAGE_LIMIT_PER_HOUR: positiveInt(30, 1_000_000).describe(
+      "Messages a customer may post on one ticket per hour, and from one client address on all tickets together (the ticket conversation, in the portal or by email reply); past it a 429 with Retry-After. Staff's messages are not limited.",
+    ),
+    INBOUND_EMAIL_DOMAIN: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a domain name such as reply.example.com')
+      .optional()
+      .describe(
+        'The domain whose mail reaches the inbound SMTP receiver (its MX record points at this app): staff replies to a customer are sent with `Reply-To: reply+{token}@{domain}`, and a reply to that address is posted on the ticket. Unset, the reply emails carry no such address (the customer answers in the portal).',
+      ),
     IDEMPOTENCY_KEY_HOURS: positiveInt(24, 24 * 7).describe(
       'How long the `Idempotency-Key` of `POST /api/support-request` is remembered: a retry with the same key within it gets the same ticket.',
     ),

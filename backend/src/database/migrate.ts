@@ -19,6 +19,7 @@ import * as oneResendAtATime from './migrations/20261201000000_one_resend_at_a_t
 import * as staleCampaignSends from './migrations/20261202000000_stale_campaign_sends';
 import * as outboxClaims from './migrations/20261207000000_outbox_claims';
 import * as emailReplyTo from './migrations/20261207200000_email_reply_to';
+import * as ticketConversation from './migrations/20261208000000_ticket_conversation';
 
 /** The write side's own tables (accounts, sessions, ids). Read tables have their own migrations. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261202000000_stale_campaign_sends': staleCampaignSends,
   '20261207000000_outbox_claims': outboxClaims,
   '20261207200000_email_reply_to': emailReplyTo,
+  '20261208000000_ticket_conversation': ticketConversation,
 };
 
 const WRITE_SIDE: MigrationSet = { migrations: MIGRATIONS, tableName: 'app_migration', label: 'Database' };

@@ -31,6 +31,8 @@ export const MAIL_TEMPLATES = [
   'status-update',
   'resolved',
   'staff-alert',
+  'ticket-reply',
+  'customer-message',
   'account-verification',
   'account-exists',
   'password-reset',

@@ -20,6 +20,7 @@ import { EmailQueue } from './email-queue';
 import { type ClaimedNotificationJob, NotificationJobs } from './notification-jobs';
 import { type Attempt, NotificationSender } from './notification-sender';
 import { EMAIL_OUTBOX, EMAIL_QUEUE, NOTIFICATION_JOBS, NOTIFICATION_SENDER } from './notifications.tokens';
+import { ReplyAddresses } from '../conversation/reply-address';
 import { TicketEmailsSaga } from './sagas/ticket-emails.saga';
 
 type EmailOutbox = OutboxSender<ClaimedNotificationJob, Attempt>;
@@ -69,6 +70,8 @@ export class NotificationsModule implements OnModuleInit {
       baseUrl: (this.config.APP_BASE_URL ?? `http://localhost:${this.config.PORT}`).replace(/\/+$/, ''),
       messageIdDomain: messageIdDomain(this.config.MAIL_FROM),
       mailTransport: this.sender.mailTransport,
+      replyByEmail: this.config.INBOUND_EMAIL_DOMAIN !== undefined,
+      replies: new ReplyAddresses(this.config),
     };
     this.processing.register(new TicketEmailsSaga(this.store, options, this.outbox));
     this.processing.registerWorker(this.outbox);

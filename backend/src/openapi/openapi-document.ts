@@ -16,7 +16,7 @@ import {
 } from './openapi-fragment';
 import { OPENAPI_FRAGMENTS } from './openapi-fragments';
 
-export { IDEMPOTENCY_KEY_PATTERN } from '../tickets/tickets.openapi';
+export { IDEMPOTENCY_KEY_PATTERN } from '../common/idempotency-key';
 
 /**
  * JSON Schema (2020-12, as OpenAPI 3.1 uses) of a contracts schema, as sent (input) or as answered (output).
@@ -125,6 +125,9 @@ function operationObject(op: Operation): Record<string, unknown> {
   if (op.body) content['application/json'] = { schema: ref(op.body) };
   if (op.formBody) content['application/x-www-form-urlencoded'] = { schema: ref(op.formBody) };
   if (op.rawBody) content['application/json'] = { schema: { ...op.rawBody.schema, description: op.rawBody.description } };
+  if (op.multipartBody) {
+    content['multipart/form-data'] = { schema: { ...op.multipartBody.schema, description: op.multipartBody.description } };
+  }
   const csrf = csrfOf(op);
   const headers =
     csrf === 'full'

@@ -130,6 +130,8 @@ export interface Operation<Req extends string = string, Res extends string = str
   readonly description?: string;
   readonly body?: Req;
   readonly formBody?: Req;
+  /** Also (or only) a multipart/form-data body: its fields' JSON Schema (files as `format: binary`). */
+  readonly multipartBody?: { readonly description: string; readonly schema: Record<string, unknown> };
   /** A body documented here rather than by a contracts schema (the webhook's raw event). */
   readonly rawBody?: { readonly description: string; readonly schema: Record<string, unknown> };
   /** Who may call it (see AUTH): stated by every operation, public ones included. */

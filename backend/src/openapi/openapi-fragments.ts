@@ -31,6 +31,7 @@
 import { accountsOpenApi } from '../accounts/accounts.openapi';
 import { adminOpenApi } from '../admin/admin.openapi';
 import { contactOpenApi } from '../contact/contact.openapi';
+import { conversationOpenApi } from '../conversation/conversation.openapi';
 import { healthOpenApi } from '../health/health.openapi';
 import { integrationsOpenApi } from '../integrations/integrations.openapi';
 import { marketingOpenApi } from '../marketing/marketing.openapi';
@@ -52,6 +53,7 @@ export const OPENAPI_FRAGMENTS: readonly OpenApiFragment[] = [
   adminOpenApi,
   integrationsOpenApi,
   contactOpenApi,
+  conversationOpenApi,
   marketingOpenApi,
   notificationsOpenApi,
   pageViewsOpenApi,

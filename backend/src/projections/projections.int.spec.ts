@@ -121,7 +121,7 @@ describe('read side: projections, replay and status', () => {
     });
     // Start from scratch so the crash happens early in the history.
     await side.db.pool.query(`UPDATE processor_checkpoints SET position_commit = 0, position_prepare = 0`);
-    await side.db.pool.query('TRUNCATE tickets, email_notifications');
+    await side.db.pool.query('TRUNCATE tickets, ticket_messages, email_notifications');
     await crashing.start();
     const deadline = Date.now() + 60_000;
     while (!crashed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

@@ -9,17 +9,7 @@ import {
   tooManyRequests,
 } from '../openapi/openapi-fragment';
 
-/**
- * POST /api/support-request's optional idempotency key: its format and refusals, as
- * backend/src/tickets/idempotency/support-request-idempotency.ts checks them (a module-private file; the e2e
- * test compares these with the endpoint's real answers).
- */
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
-export const IDEMPOTENCY_KEY_PATTERN = '^[A-Za-z0-9_.:-]{16,255}$';
-const idempotencyMessages = {
-  malformedKey: `${IDEMPOTENCY_KEY_HEADER} must be 16 to 255 characters: letters, digits, "-", "_", "." or ":" (a UUID is fine)`,
-  keyReused: `${IDEMPOTENCY_KEY_HEADER} was already used for a different request`,
-} as const;
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, idempotencyMessages } from '../common/idempotency-key';
 
 /** Submitting a support request and reading its summary (TicketsController). */
 export const ticketsOpenApi = defineOpenApiFragment({

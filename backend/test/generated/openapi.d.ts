@@ -1249,6 +1249,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tickets/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ticket's conversation as its customer sees it (staff's internal notes are never in it)
+         * @description Oldest first. `unread`: the staff replies not seen before this read; the read marks them seen.
+         */
+        get: operations["listMessages"];
+        put?: never;
+        /**
+         * Write to staff on the ticket (a message on a resolved ticket reopens it)
+         * @description JSON `{ body }`, or a multipart form with the field `body` and files in `attachments`. At most 5 files of 10 MB each, 25 MB in all; each must be image/png, image/jpeg, image/webp, image/heic, application/pdf, text/plain, decided by its bytes (never the name or the type sent). Staff get an email alert.
+         */
+        post: operations["postMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tickets/{id}/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A file of one of the ticket's public messages */
+        get: operations["getAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tickets/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ticket's whole conversation, internal notes included
+         * @description Oldest first. `unread`: the customer's messages staff had not seen; the read marks them seen for all staff.
+         */
+        get: operations["listAdminMessages"];
+        put?: never;
+        /**
+         * A public reply (emailed to the customer) or an internal note (staff only)
+         * @description JSON `{ body, visibility }`, or a multipart form with those fields and files in `attachments`. At most 5 files of 10 MB each, 25 MB in all; each must be image/png, image/jpeg, image/webp, image/heic, application/pdf, text/plain, decided by its bytes (never the name or the type sent). A public reply is a staff response (it stops the one-hour clock).
+         */
+        post: operations["postAdminMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/tickets/{id}/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A file of one of the ticket's messages */
+        get: operations["getAdminAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/marketing-email": {
         parameters: {
             query?: never;
@@ -1645,6 +1727,14 @@ export interface components {
             subject: string;
             message: string;
         };
+        CustomerMessage: {
+            body: string;
+        };
+        StaffMessage: {
+            body: string;
+            /** @enum {string} */
+            visibility: "public" | "internal";
+        };
         MarketingSend: {
             subject: string;
             content: string;
@@ -1779,6 +1869,7 @@ export interface components {
             adminNotes: string | null;
             userId: number | null;
             engineerId: number | null;
+            unreadMessages: number;
         }[];
         LinkTickets: {
             linked: number;
@@ -1897,6 +1988,7 @@ export interface components {
             /** @enum {string} */
             responseState: "none" | "due" | "overdue" | "answered";
             refundEligible: boolean;
+            unreadMessages: number;
             waitingOnUs: boolean;
         };
         AdminTicketList: {
@@ -1931,6 +2023,7 @@ export interface components {
                 /** @enum {string} */
                 responseState: "none" | "due" | "overdue" | "answered";
                 refundEligible: boolean;
+                unreadMessages: number;
                 waitingOnUs: boolean;
             }[];
             total: number;
@@ -1969,6 +2062,7 @@ export interface components {
                 /** @enum {string} */
                 responseState: "none" | "due" | "overdue" | "answered";
                 refundEligible: boolean;
+                unreadMessages: number;
                 waitingOnUs: boolean;
             };
         };
@@ -2250,6 +2344,57 @@ export interface components {
             page: number;
             limit: number;
         };
+        TicketMessage: {
+            /** Format: uuid */
+            id: string;
+            ticketId: number;
+            author: {
+                /** @enum {string} */
+                kind: "customer" | "staff";
+                name: string;
+            };
+            /** @enum {string} */
+            visibility: "public" | "internal";
+            /** @enum {string} */
+            via: "portal" | "email";
+            body: string;
+            attachments: {
+                /** Format: uuid */
+                id: string;
+                filename: string;
+                /** @enum {string} */
+                contentType: "image/png" | "image/jpeg" | "image/webp" | "image/heic" | "application/pdf" | "text/plain";
+                sizeBytes: number;
+            }[];
+            createdAt: string;
+        };
+        TicketMessages: {
+            messages: {
+                /** Format: uuid */
+                id: string;
+                ticketId: number;
+                author: {
+                    /** @enum {string} */
+                    kind: "customer" | "staff";
+                    name: string;
+                };
+                /** @enum {string} */
+                visibility: "public" | "internal";
+                /** @enum {string} */
+                via: "portal" | "email";
+                body: string;
+                attachments: {
+                    /** Format: uuid */
+                    id: string;
+                    filename: string;
+                    /** @enum {string} */
+                    contentType: "image/png" | "image/jpeg" | "image/webp" | "image/heic" | "application/pdf" | "text/plain";
+                    sizeBytes: number;
+                }[];
+                createdAt: string;
+            }[];
+            unread: number;
+        };
         MarketingSendResponse: {
             message: string;
             campaignId: number;
@@ -2301,7 +2446,7 @@ export interface components {
             emailTo: string;
             subject: string;
             /** @enum {string} */
-            notificationType: "ticket-created" | "payment-received" | "status-update" | "resolved";
+            notificationType: "ticket-created" | "payment-received" | "status-update" | "resolved" | "ticket-reply";
             emailContent: string;
             sentAt: string;
             success: boolean;
@@ -2316,7 +2461,7 @@ export interface components {
                 emailTo: string;
                 subject: string;
                 /** @enum {string} */
-                notificationType: "ticket-created" | "payment-received" | "status-update" | "resolved";
+                notificationType: "ticket-created" | "payment-received" | "status-update" | "resolved" | "ticket-reply";
                 emailContent: string;
                 sentAt: string;
                 success: boolean;
@@ -4124,6 +4269,8 @@ export interface operations {
                 status?: "all" | "pending_payment" | "active" | "resolved" | "canceled";
                 /** @description Where the ticket stands on the response clock (contact within one hour of payment) */
                 response?: "all" | "due" | "overdue" | "answered" | "refund_eligible";
+                /** @description `us`: only tickets whose conversation's last public message is the customer's (nobody answered it yet) */
+                waiting?: "all" | "us";
                 /** @description Sort field (responseDue: time left) */
                 sortBy?: "createdAt" | "businessName" | "contactName" | "status" | "responseDue";
                 /** @description Sort order */
@@ -5488,6 +5635,309 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             /** @description Please log in to access the admin dashboard */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ticket number */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketMessages"];
+                };
+            };
+            /** @description A query string holding NUL characters (refused on every route, as such a body is) */
+            400: components["responses"]["BadRequest"];
+            /** @description "Ticket not found": no such ticket, or not this browser's or customer's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postMessage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Optional: the same key sent again (a retry) posts the message once and answers it again */
+                "Idempotency-Key"?: string;
+                /** @description CSRF defence: required on every mutation */
+                "X-Requested-With": "XMLHttpRequest";
+            };
+            path: {
+                /** @description The ticket number */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerMessage"];
+                "multipart/form-data": {
+                    body: string;
+                    attachments?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The message */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketMessage"];
+                };
+            };
+            /** @description Invalid body (see BadRequest), or: "Message is required"; "Message must be at most 10,000 characters"; "At most 5 attachments per message"; "Attachments must be images (PNG, JPEG, WebP, HEIC), PDF or plain text"; "Only body, visibility and attachments may be sent"; "The message form could not be read (a broken multipart body)" */
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            /** @description "Ticket not found": no such ticket, or not this browser's or customer's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Someone changed the ticket at the same moment: "This ticket was changed by someone else at the same moment. Please reload it and try again." */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A file or the files together past the limits: "Each attachment must be at most 10 MB"; "Attachments must be at most 25 MB per message" */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limited (Retry-After): "Too many requests. Please try again in {n} minutes." (MESSAGE_LIMIT_PER_HOUR per ticket and per client address) */
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ticket number */
+                id: string;
+                /** @description The attachment id (a message lists its attachments) */
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as a download (Content-Disposition: attachment), with the type its bytes showed, nosniff and a sandboxing Content-Security-Policy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description A query string holding NUL characters (refused on every route, as such a body is) */
+            400: components["responses"]["BadRequest"];
+            /** @description "Attachment not found" (or "Ticket not found") */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listAdminMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ticket number */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketMessages"];
+                };
+            };
+            /** @description A query string holding NUL characters (refused on every route, as such a body is) */
+            400: components["responses"]["BadRequest"];
+            /** @description No admin session: "Please log in to access the admin dashboard" */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description "Ticket not found": no such ticket, or not this browser's or customer's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postAdminMessage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Optional: the same key sent again (a retry) posts the message once and answers it again */
+                "Idempotency-Key"?: string;
+                /** @description CSRF defence: required on every mutation */
+                "X-Requested-With": "XMLHttpRequest";
+            };
+            path: {
+                /** @description The ticket number */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffMessage"];
+                "multipart/form-data": {
+                    body: string;
+                    /** @enum {string} */
+                    visibility: "public" | "internal";
+                    attachments?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The message */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketMessage"];
+                };
+            };
+            /** @description Invalid body (see BadRequest), or: "Message is required"; "Message must be at most 10,000 characters"; "At most 5 attachments per message"; "Attachments must be images (PNG, JPEG, WebP, HEIC), PDF or plain text"; "Only body, visibility and attachments may be sent"; "The message form could not be read (a broken multipart body)" */
+            400: components["responses"]["BadRequest"];
+            /** @description No admin session: "Please log in to access the admin dashboard" */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            /** @description "Ticket not found": no such ticket, or not this browser's or customer's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Someone changed the ticket at the same moment: "This ticket was changed by someone else at the same moment. Please reload it and try again." */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A file or the files together past the limits: "Each attachment must be at most 10 MB"; "Attachments must be at most 25 MB per message" */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getAdminAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ticket number */
+                id: string;
+                /** @description The attachment id (a message lists its attachments) */
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as a download (Content-Disposition: attachment), with the type its bytes showed, nosniff and a sandboxing Content-Security-Policy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description A query string holding NUL characters (refused on every route, as such a body is) */
+            400: components["responses"]["BadRequest"];
+            /** @description No admin session: "Please log in to access the admin dashboard" */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description "Attachment not found" (or "Ticket not found") */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -150,12 +150,16 @@ export async function findAdminTicketRow(db: Kysely<ReadDatabase>, id: number): 
   return (await db.selectFrom('tickets').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
-/** A read-table row as the admin API shows it at `now`; `engineerName` comes from the engineers table. */
-export function toAdminTicket(row: TicketRow, engineerName: string | null, now: Date): AdminTicket {
+/**
+ * A read-table row as the admin API shows it at `now`; `engineerName` comes from the engineers table,
+ * `unreadMessages` from the conversation's read markers (conversation/message-reads.ts).
+ */
+export function toAdminTicket(row: TicketRow, engineerName: string | null, now: Date, unreadMessages: number): AdminTicket {
   return {
     ...toTicketDetail(row),
     engineerName,
     ...responseClock(row, now),
+    unreadMessages,
     waitingOnUs: row.last_message_by === 'customer',
   };
 }

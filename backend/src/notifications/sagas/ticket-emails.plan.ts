@@ -1,6 +1,6 @@
-import { formatUsd, parseEventData, ticketReference, type NotificationType } from '@ppr/contracts';
+import { type EventData, formatUsd, parseEventData, ticketReference, type NotificationType } from '@ppr/contracts';
 import type { RecordedEvent } from '../../event-store/event-store.port';
-import type { EmailTemplateName, TicketEmailContext } from '../templates/ticket-emails';
+import type { EarlierMessage, EmailMessage, EmailTemplateName, TicketEmailContext } from '../templates/ticket-emails';
 
 /** What the ticket emails need to know about a ticket, folded from its stream. */
 export interface TicketFacts {
@@ -24,6 +24,8 @@ export interface PlannedEmail {
   /** The customer account the email is about (customer emails of a linked ticket). */
   readonly userId: number | null;
   readonly context: TicketEmailContext;
+  /** Replies to it are posted on the ticket: its Reply-To is the ticket's reply address (conversation/reply-address.ts). */
+  readonly replyToTicket?: boolean;
 }
 
 /** The event types that may lead to an email. */
@@ -32,6 +34,7 @@ export const TICKET_EMAIL_EVENTS: ReadonlySet<string> = new Set([
   'TicketPaymentReceived',
   'TicketFeeWaived',
   'TicketStatusChanged',
+  'TicketMessagePosted',
 ]);
 
 /** The ticket as it was up to `revision` of its stream (the email speaks of the ticket at that event), or null. */
@@ -61,6 +64,44 @@ export interface PlanOptions {
   readonly staffEmails: readonly string[];
   /** APP_BASE_URL without a trailing slash. */
   readonly baseUrl: string;
+  /** Customers may answer a reply by email (INBOUND_EMAIL_DOMAIN is set). */
+  readonly replyByEmail?: boolean;
+}
+
+/** How many earlier messages a reply email quotes. */
+export const QUOTED_MESSAGES = 3;
+
+const BUSINESS_TIME = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', dateStyle: 'medium', timeStyle: 'short' });
+
+/** Two events of one command: the second right after the first, with the same cause. */
+function sameCommand(first: RecordedEvent | undefined, second: RecordedEvent): boolean {
+  return first !== undefined && first.revision === second.revision - 1 && first.metadata.causationId === second.metadata.causationId;
+}
+
+function emailMessage(data: EventData<'TicketMessagePosted'>): EmailMessage {
+  const count = data.attachments.length;
+  return {
+    authorName: data.author.name,
+    body: data.body,
+    attachmentCount: count,
+    attachmentsPlural: count > 1,
+    byEmail: data.via === 'email',
+  };
+}
+
+/** The public messages of the stream before `revision`, newest first, at most QUOTED_MESSAGES. */
+function earlierMessages(stream: readonly RecordedEvent[], revision: number): EarlierMessage[] {
+  return stream
+    .filter((event) => event.type === 'TicketMessagePosted' && event.revision < revision)
+    .map((event) => ({ event, data: parseEventData('TicketMessagePosted', event.data) }))
+    .filter(({ data }) => data.visibility === 'public')
+    .slice(-QUOTED_MESSAGES)
+    .reverse()
+    .map(({ event, data }) => ({
+      authorName: data.author.name,
+      body: data.body,
+      when: BUSINESS_TIME.format(new Date(event.metadata.occurredAt)),
+    }));
 }
 
 /**
@@ -68,6 +109,9 @@ export interface PlanOptions {
  * staff alert; a staff alert for a waived fee; status-update for every status change, or resolved when the
  * status becomes resolved. The activation that comes with a payment or waiver in the same command is not a
  * separate status update: the payment email (or, for a waiver, the ticket-created email) already says it.
+ * A public staff message is a ticket-reply to the customer (quoting the earlier messages; Reply-To the ticket's
+ * reply address when replies by email are set up); a customer's message is a customer-message alert to staff;
+ * an internal note sends nothing, nor does the reopening a customer's message causes.
  */
 export function planTicketEmails(event: RecordedEvent, stream: readonly RecordedEvent[], options: PlanOptions): PlannedEmail[] {
   if (!TICKET_EMAIL_EVENTS.has(event.type)) return [];
@@ -112,7 +156,33 @@ export function planTicketEmails(event: RecordedEvent, stream: readonly Recorded
         PAYMENT_EVENTS.has(previous.type) &&
         previous.metadata.causationId === event.metadata.causationId;
       if (withPayment) return [];
+      // A customer's message reopened the ticket: they know, and staff's alert of the message says so.
+      if (previous?.type === 'TicketMessagePosted' && sameCommand(previous, event)) return [];
       return [customer(data.to === 'resolved' ? 'resolved' : 'status-update', { ...base, status: data.to })];
+    }
+    case 'TicketMessagePosted': {
+      const data = parseEventData('TicketMessagePosted', event.data);
+      if (data.visibility !== 'public') return [];
+      const message = emailMessage(data);
+      if (data.author.kind === 'staff') {
+        const context: TicketEmailContext = {
+          ...base,
+          message,
+          earlier: earlierMessages(stream, event.revision),
+          ticketUrl: `${options.baseUrl}/ticket/${facts.ticketId}`,
+          replyByEmail: options.replyByEmail === true,
+        };
+        return [{ ...customer('ticket-reply', context), replyToTicket: options.replyByEmail === true }];
+      }
+      const next = stream.find((e) => e.revision === event.revision + 1);
+      const reopened = next?.type === 'TicketStatusChanged' && sameCommand(event, next);
+      return options.staffEmails.map((to) => ({
+        kind: 'customer-message' as const,
+        to,
+        customer: false,
+        userId: null,
+        context: { ...base, message, reopened, adminUrl: `${options.baseUrl}/admin/dashboard?ticket=${facts.ticketId}` },
+      }));
     }
     default:
       return [];

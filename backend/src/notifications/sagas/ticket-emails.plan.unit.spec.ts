@@ -88,6 +88,86 @@ describe('which emails a ticket event sends', () => {
     expect(kinds(stream, 2)).toEqual(['resolved:maya@example.com']);
   });
 
+  describe('the conversation', () => {
+    const message = (n: number, kind: 'customer' | 'staff', visibility: 'public' | 'internal' = 'public', attachments = 0) => ({
+      type: 'TicketMessagePosted' as const,
+      data: {
+        messageId: `00000000-0000-4000-8000-00000000000${n}`,
+        author: kind === 'customer' ? { kind, id: null, name: 'Maya Chen' } : { kind, id: '1', name: 'sam' },
+        visibility,
+        via: 'portal',
+        body: `Message ${n}`,
+        attachments: Array.from({ length: attachments }, (_, a) => ({
+          id: `00000000-0000-4000-8000-0000000000a${a}`,
+          filename: `photo${a}.png`,
+          contentType: 'image/png',
+          sizeBytes: 10,
+          sha256: 'a'.repeat(64),
+        })),
+      },
+    });
+    const plan = (stream: RecordedEvent[], index: number, options: PlanOptions = OPTIONS): PlannedEmail[] =>
+      planTicketEmails(stream[index]!, stream, options);
+
+    it('a public staff reply: ticket-reply to the customer, quoting the three public messages before it, newest first; never an internal note', () => {
+      const stream = streamOf(
+        [{ type: 'TicketCreated', data: created }],
+        [message(1, 'customer')],
+        [message(2, 'staff')],
+        [message(3, 'staff', 'internal')],
+        [message(4, 'customer')],
+        [message(5, 'customer')],
+        [message(6, 'staff', 'public', 2)],
+      );
+      const [email, ...others] = plan(stream, 6);
+      expect(others).toEqual([]);
+      expect(email).toMatchObject({ kind: 'ticket-reply', to: 'maya@example.com', customer: true, replyToTicket: false });
+      expect(email!.context.message).toEqual({
+        authorName: 'sam',
+        body: 'Message 6',
+        attachmentCount: 2,
+        attachmentsPlural: true,
+        byEmail: false,
+      });
+      expect(email!.context.earlier!.map((m) => m.body)).toEqual(['Message 5', 'Message 4', 'Message 2']);
+      expect(email!.context.earlier![0]!.when).toBe('Mar 4, 2026, 10:16 AM');
+      expect(email!.context.ticketUrl).toBe('https://www.potomacpc.example/ticket/1042');
+      const rendered = renderEmail(email!.kind, email!.context);
+      expect(rendered.text).not.toContain('Message 3');
+      expect(rendered.text).toContain('Open your request to answer: https://www.potomacpc.example/ticket/1042');
+      // With replies by email set up, the email says so and is sent with the ticket's Reply-To.
+      const byEmail = plan(stream, 6, { ...OPTIONS, replyByEmail: true })[0]!;
+      expect(byEmail.replyToTicket).toBe(true);
+      expect(renderEmail(byEmail.kind, byEmail.context).text).toContain('Reply to this email to answer');
+    });
+
+    it("a customer's message: an alert to each staff address; an internal note: nothing", () => {
+      const stream = streamOf(
+        [{ type: 'TicketCreated', data: created }],
+        [message(1, 'customer', 'public', 1)],
+        [message(2, 'staff', 'internal')],
+      );
+      expect(kinds(stream, 1)).toEqual(['customer-message:desk@potomacpc.example']);
+      expect(plan(stream, 1)[0]!.context).toMatchObject({
+        reopened: false,
+        adminUrl: 'https://www.potomacpc.example/admin/dashboard?ticket=1042',
+      });
+      expect(kinds(stream, 2)).toEqual([]);
+      expect(planTicketEmails(stream[1]!, stream, { ...OPTIONS, staffEmails: [] })).toEqual([]);
+    });
+
+    it("a customer's message that reopens a resolved ticket: the alert says so, and the reopening sends no status email", () => {
+      const stream = streamOf(
+        [{ type: 'TicketCreated', data: created }],
+        [{ type: 'TicketStatusChanged', data: { from: 'pending_payment', to: 'resolved' } }],
+        [message(1, 'customer'), { type: 'TicketStatusChanged', data: { from: 'resolved', to: 'active' } }],
+      );
+      expect(plan(stream, 2)[0]!.context.reopened).toBe(true);
+      expect(renderEmail('customer-message', plan(stream, 2)[0]!.context).text).toContain('the message reopened it');
+      expect(kinds(stream, 3)).toEqual([]);
+    });
+  });
+
   it('other events and streams without a creation: nothing', () => {
     const stream = streamOf([{ type: 'TicketCreated', data: created }], [{ type: 'TicketNotesUpdated', data: { notes: 'Called' } }]);
     expect(kinds(stream, 1)).toEqual([]);

@@ -6,6 +6,7 @@ import type { OutboxSender } from '../../processing/outbox-sender';
 import type { AfterCommit, Processor, ProcessorBatch } from '../../processing/processor.port';
 import { type ClaimedNotificationJob, insertJobsStatement, jobKey, jobMessageId, type NewNotificationJob } from '../notification-jobs';
 import type { Attempt } from '../notification-sender';
+import type { ReplyAddresses } from '../../conversation/reply-address';
 import { renderEmail } from '../templates/ticket-emails';
 import { type PlanOptions, planTicketEmails, TICKET_EMAIL_EVENTS } from './ticket-emails.plan';
 
@@ -16,6 +17,8 @@ export interface SagaOptions extends PlanOptions {
   readonly messageIdDomain: string;
   /** The mail transport's name, for the jobs' pending rows of the mail log (MailService.transportName). */
   readonly mailTransport: string;
+  /** The tickets' reply addresses (the Reply-To of a ticket-reply when replies by email are set up). */
+  readonly replies?: Pick<ReplyAddresses, 'address'>;
 }
 
 /**
@@ -74,24 +77,29 @@ export class TicketEmailsSaga implements Processor<NewNotificationJob[]> {
     try {
       // A creation carries everything its emails need: no read of the stream (the common case under load).
       const stream = event.type === 'TicketCreated' ? [event] : await this.store.readStream(event.streamId);
-      return planTicketEmails(event, stream, this.options).map((email) => {
-        const rendered = renderEmail(email.kind, email.context);
-        const key = email.customer ? jobKey(event.id, email.kind) : jobKey(event.id, email.kind, email.to);
-        return {
-          key,
-          eventId: event.id,
-          kind: email.kind,
-          ticketId: email.context.ticketId,
-          userId: email.userId,
-          to: email.to,
-          subject: rendered.subject,
-          html: rendered.html,
-          text: rendered.text,
-          messageId: jobMessageId(key, this.options.messageIdDomain),
-          customer: email.customer,
-          appendedAt: event.recordedAt,
-        };
-      });
+      const emails = planTicketEmails(event, stream, this.options);
+      return await Promise.all(
+        emails.map(async (email) => {
+          const rendered = renderEmail(email.kind, email.context);
+          const key = email.customer ? jobKey(event.id, email.kind) : jobKey(event.id, email.kind, email.to);
+          const replyTo = email.replyToTicket && this.options.replies ? await this.options.replies.address(email.context.ticketId) : null;
+          return {
+            key,
+            eventId: event.id,
+            kind: email.kind,
+            ticketId: email.context.ticketId,
+            userId: email.userId,
+            to: email.to,
+            subject: rendered.subject,
+            html: rendered.html,
+            text: rendered.text,
+            messageId: jobMessageId(key, this.options.messageIdDomain),
+            customer: email.customer,
+            appendedAt: event.recordedAt,
+            ...(replyTo ? { replyTo } : {}),
+          };
+        }),
+      );
     } catch (error) {
       if (isPayloadError(error)) {
         // An event this version cannot read never will be: skipping it beats stopping every later email.

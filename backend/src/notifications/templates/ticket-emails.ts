@@ -25,9 +25,35 @@ export interface TicketEmailContext {
   readonly adminUrl?: string;
   /** How the fee was settled (staff alert): 'paid $49.00', 'waived (free diagnostic)'. */
   readonly settlement?: string;
+  /** The conversation's message the email is about (ticket-reply, customer-message). */
+  readonly message?: EmailMessage;
+  /** ticket-reply: the public messages before it, newest first (at most three). */
+  readonly earlier?: readonly EarlierMessage[];
+  /** ticket-reply: the customer's ticket page. */
+  readonly ticketUrl?: string;
+  /** ticket-reply: a reply to the email is posted on the ticket (INBOUND_EMAIL_DOMAIN is set). */
+  readonly replyByEmail?: boolean;
+  /** customer-message: the message reopened the resolved ticket. */
+  readonly reopened?: boolean;
 }
 
-export type EmailTemplateName = NotificationType | 'staff-alert';
+export interface EmailMessage {
+  readonly authorName: string;
+  readonly body: string;
+  readonly attachmentCount: number;
+  readonly attachmentsPlural: boolean;
+  readonly byEmail: boolean;
+}
+
+export interface EarlierMessage {
+  readonly authorName: string;
+  readonly body: string;
+  /** When it was written, as the business's clock shows it: "Dec 7, 2026, 3:04 PM". */
+  readonly when: string;
+}
+
+/** The customer emails (NotificationType: their attempts are events of the ticket), the staff alerts. */
+export type EmailTemplateName = NotificationType | 'staff-alert' | 'customer-message';
 
 const STATUS_LABELS: Record<string, string> = {
   pending_payment: 'Awaiting payment',

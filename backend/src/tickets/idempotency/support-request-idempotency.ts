@@ -1,32 +1,11 @@
 import { createHash } from 'node:crypto';
-import { BadRequestException, UnprocessableEntityException } from '@nestjs/common';
+import { UnprocessableEntityException } from '@nestjs/common';
 import type { ApiError, SupportRequest } from '@ppr/contracts';
 import type { Pool } from 'pg';
 
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+import { idempotencyMessages } from '../../common/idempotency-key';
 
-/**
- * 16 to 255 printable token characters; a UUID (what the SPA sends) fits. The lower bound is there because
- * every guest shares one scope: a short key could collide with another visitor's.
- */
-const KEY_FORMAT = /^[A-Za-z0-9_.:-]{16,255}$/;
-
-export const idempotencyMessages = {
-  malformedKey: `${IDEMPOTENCY_KEY_HEADER} must be 16 to 255 characters: letters, digits, "-", "_", "." or ":" (a UUID is fine)`,
-  keyReused: `${IDEMPOTENCY_KEY_HEADER} was already used for a different request`,
-} as const;
-
-/**
- * The header's key, undefined when none was sent; a 400 when it is malformed. A header sent twice arrives
- * joined with ", " and is malformed too.
- */
-export function parseIdempotencyKey(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  if (!KEY_FORMAT.test(header)) {
-    throw new BadRequestException({ message: idempotencyMessages.malformedKey } satisfies ApiError);
-  }
-  return header;
-}
+export { IDEMPOTENCY_KEY_HEADER, idempotencyMessages, parseIdempotencyKey } from '../../common/idempotency-key';
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 

@@ -150,6 +150,7 @@ const EVENT_TYPES = [
   'Notes updated',
   'Linked to customer',
   'Engineer assigned',
+  'Message posted',
 ] as const;
 
 async function untick(user: ReturnType<typeof userEvent.setup>, form: HTMLElement, labels: readonly string[]) {
