@@ -51,12 +51,12 @@ export const messageTexts = {
   formUnreadable: 'The message form could not be read (a broken multipart body)',
 } as const;
 
-/** The message text: trimmed, 1 to 10,000 characters, plain text (shown with line breaks, never as HTML). */
+/** The message text: line breaks as LF, trimmed, 1 to 10,000 characters, plain text (shown with line breaks, never as HTML). */
 export const messageBodySchema = z
   .string({ error: (issue) => (issue.input === undefined ? messageTexts.bodyRequired : 'Message must be text') })
-  .trim()
-  .min(1, messageTexts.bodyRequired)
-  .max(MESSAGE_BODY_MAX_LENGTH, messageTexts.bodyTooLong);
+  // One kind of line break, whichever the sender used (a multipart form's fields come with CRLF).
+  .transform((text) => text.replace(/\r\n?/g, '\n'))
+  .pipe(z.string().trim().min(1, messageTexts.bodyRequired).max(MESSAGE_BODY_MAX_LENGTH, messageTexts.bodyTooLong));
 
 /** POST /api/tickets/{id}/messages (JSON, or the `body` field of a multipart form with attachments). */
 export const customerMessageSchema = z.strictObject({ body: messageBodySchema });

@@ -285,6 +285,16 @@ export const configSchema = z
       .describe(
         'The domain whose mail reaches the inbound SMTP receiver (its MX record points at this app): staff replies to a customer are sent with `Reply-To: reply+{token}@{domain}`, and a reply to that address is posted on the ticket. Unset, the reply emails carry no such address (the customer answers in the portal).',
       ),
+    INBOUND_SMTP_PORT: z.coerce
+      .number({ error: 'must be a port number' })
+      .int('must be a port number')
+      .min(0, 'must be between 0 and 65535')
+      .max(65535, 'must be between 0 and 65535')
+      .optional()
+      .describe(
+        "The port of the inbound SMTP receiver of email replies (`25` behind an MX record, or a port your mail server or provider forwards `INBOUND_EMAIL_DOMAIN` to; `0`: any free port). It accepts mail for the tickets' reply addresses only (550 for any other recipient), from the ticket's email address only, drops automatic answers and bounces, and posts the reply without its quoted text, attachments included. Unset: no receiver. Plain SMTP without TLS or AUTH: put it behind your mail server when it faces the internet.",
+      ),
+    INBOUND_SMTP_HOST: z.string().trim().min(1).default('0.0.0.0').describe('The address the inbound SMTP receiver listens on.'),
     IDEMPOTENCY_KEY_HOURS: positiveInt(24, 24 * 7).describe(
       'How long the `Idempotency-Key` of `POST /api/support-request` is remembered: a retry with the same key within it gets the same ticket.',
     ),

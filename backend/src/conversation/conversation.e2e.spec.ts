@@ -252,12 +252,14 @@ describe('the ticket conversation (API)', () => {
 
     const posted = await guest
       .post(`/api/tickets/${ticketId}/messages`)
-      .field('body', 'The screen and the log')
+      .field('body', 'The screen\r\nand the log')
       .attach('attachments', PNG, { filename: '../../etc/écran.png', contentType: 'application/octet-stream' })
       // Text under an image's name is stored as what it is.
       .attach('attachments', TEXT, { filename: 'events.png', contentType: 'image/png' })
       .expect(201);
     const message = posted.body as TicketMessage;
+    // The form's CRLF is stored as the JSON route stores a line break.
+    expect(message.body).toBe('The screen\nand the log');
     expect(message.attachments.map(({ filename, contentType, sizeBytes }) => ({ filename, contentType, sizeBytes }))).toEqual([
       { filename: 'écran.png', contentType: 'image/png', sizeBytes: PNG.length },
       { filename: 'events.txt', contentType: 'text/plain', sizeBytes: TEXT.length },

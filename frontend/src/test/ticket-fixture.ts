@@ -1,4 +1,4 @@
-import type { TicketDetail } from '@ppr/contracts';
+import type { AdminTicket, CustomerTicket, TicketDetail } from '@ppr/contracts';
 
 /** A complete ticket as the API returns it, for tests. */
 export function ticket(overrides: Partial<TicketDetail> = {}): TicketDetail {
@@ -24,5 +24,39 @@ export function ticket(overrides: Partial<TicketDetail> = {}): TicketDetail {
     userId: 7,
     engineerId: null,
     ...overrides,
+  };
+}
+
+/** A ticket as GET /api/customer/tickets lists it: with its count of unread staff replies. */
+export function customerTicket(overrides: Partial<CustomerTicket> = {}): CustomerTicket {
+  const { unreadMessages = 0, ...rest } = overrides;
+  return { ...ticket(rest), unreadMessages };
+}
+
+/** A ticket as the admin list shows it: paid, no response clock running, nothing in its conversation. */
+export function adminTicket(overrides: Partial<AdminTicket> = {}): AdminTicket {
+  const {
+    paymentDisplay = 'Paid',
+    engineerName = null,
+    feeSettledAt = null,
+    responseDueAt = null,
+    firstResponseAt = null,
+    responseState = 'none',
+    refundEligible = false,
+    unreadMessages = 0,
+    waitingOnUs = false,
+    ...rest
+  } = overrides;
+  return {
+    ...ticket(rest),
+    paymentDisplay,
+    engineerName,
+    feeSettledAt,
+    responseDueAt,
+    firstResponseAt,
+    responseState,
+    refundEligible,
+    unreadMessages,
+    waitingOnUs,
   };
 }

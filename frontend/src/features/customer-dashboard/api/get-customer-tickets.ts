@@ -1,11 +1,11 @@
-import { customerTicketsSchema, type TicketDetail } from '@ppr/contracts';
+import { customerTicketsSchema, type CustomerTicket } from '@ppr/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 
 export const customerTicketsQueryKey = ['customer', 'tickets'] as const;
 
-/** GET /api/customer/tickets: the logged-in customer's own tickets. */
-export function getCustomerTickets(): Promise<TicketDetail[]> {
+/** GET /api/customer/tickets: the logged-in customer's own tickets, each with its count of unread staff replies. */
+export function getCustomerTickets(): Promise<CustomerTicket[]> {
   return apiRequest('/api/customer/tickets', customerTicketsSchema);
 }
 

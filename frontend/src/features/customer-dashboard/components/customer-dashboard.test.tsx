@@ -1,11 +1,11 @@
-import type { CurrentCustomer, TicketDetail } from '@ppr/contracts';
+import type { CurrentCustomer, CustomerTicket } from '@ppr/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sentBodies, type FetchMock, json, mockFetch } from '../../../test/fetch-mock';
 import { renderWithApp } from '../../../test/render';
-import { ticket } from '../../../test/ticket-fixture';
+import { customerTicket } from '../../../test/ticket-fixture';
 import { CustomerDashboard } from './customer-dashboard';
 
 let fetchMock: FetchMock;
@@ -37,9 +37,9 @@ function renderDashboard(customer: CurrentCustomer = verified, route = '/custome
   );
 }
 
-const TICKETS: TicketDetail[] = [
-  ticket({ id: 1, reference: 'PPR-2026-1', status: 'active', serviceCategory: 'networking', createdAt: '2026-11-01T10:00:00Z' }),
-  ticket({
+const TICKETS: CustomerTicket[] = [
+  customerTicket({ id: 1, reference: 'PPR-2026-1', status: 'active', serviceCategory: 'networking', createdAt: '2026-11-01T10:00:00Z' }),
+  customerTicket({
     id: 2,
     reference: 'PPR-2026-2',
     status: 'pending_payment',
@@ -48,7 +48,7 @@ const TICKETS: TicketDetail[] = [
     issueDescription: 'Laptop will not boot after update',
     createdAt: '2026-11-02T10:00:00Z',
   }),
-  ticket({ id: 3, reference: 'PPR-2026-3', status: 'resolved', serviceCategory: 'storage', createdAt: '2026-10-01T10:00:00Z' }),
+  customerTicket({ id: 3, reference: 'PPR-2026-3', status: 'resolved', serviceCategory: 'storage', createdAt: '2026-10-01T10:00:00Z' }),
 ];
 
 beforeEach(() => {
@@ -85,6 +85,23 @@ describe('CustomerDashboard', () => {
     expect(within(screen.getByRole('tabpanel')).getByRole('link', { name: 'PPR-2026-3' })).toHaveAttribute('href', '/ticket/3');
     // Customers with tickets are not linked again.
     expect(calls('POST', '/api/customer/link-tickets')).toEqual([]);
+  });
+
+  it("marks a ticket with staff replies not read yet, in words a screen reader reads with the ticket's link", async () => {
+    const tickets = [
+      customerTicket({ id: 1, reference: 'PPR-2026-1', unreadMessages: 2, createdAt: '2026-11-01T10:00:00Z' }),
+      customerTicket({ id: 2, reference: 'PPR-2026-2', unreadMessages: 1, createdAt: '2026-11-02T10:00:00Z' }),
+      customerTicket({ id: 3, reference: 'PPR-2026-3', unreadMessages: 0, createdAt: '2026-11-03T10:00:00Z' }),
+    ];
+    fetchMock = mockFetch((url) => (url === '/api/customer/tickets' ? json(200, tickets) : json(404, { message: 'no' })));
+    renderDashboard();
+    const panel = await screen.findByRole('tabpanel');
+    expect(within(panel).getByRole('link', { name: 'PPR-2026-1' })).toHaveAccessibleDescription('2 new messages');
+    expect(within(panel).getByRole('link', { name: 'PPR-2026-2' })).toHaveAccessibleDescription('1 new message');
+    const read = within(panel).getByRole('link', { name: 'PPR-2026-3' });
+    expect(read).not.toHaveAttribute('aria-describedby');
+    expect(within(read.closest('li')!).queryByText(/new message/)).not.toBeInTheDocument();
+    expect(within(panel).getAllByText(/new messages?$/)).toHaveLength(2);
   });
 
   it('filters the lists with the search box', async () => {

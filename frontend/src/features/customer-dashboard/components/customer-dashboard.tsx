@@ -1,4 +1,4 @@
-import type { CurrentCustomer, TicketDetail } from '@ppr/contracts';
+import type { CurrentCustomer, CustomerTicket } from '@ppr/contracts';
 import * as Tabs from '@radix-ui/react-tabs';
 import { Plus, Search } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
@@ -26,7 +26,7 @@ function StatCard({ label, value }: { label: string; value: number }) {
   );
 }
 
-function TicketList({ tickets, empty }: { tickets: readonly TicketDetail[]; empty: string }) {
+function TicketList({ tickets, empty }: { tickets: readonly CustomerTicket[]; empty: string }) {
   if (tickets.length === 0)
     return <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-slate-700">{empty}</p>;
   return (
@@ -84,7 +84,7 @@ function usePaymentReturn() {
 }
 
 /** SPEC section 7: link-tickets runs by itself when the customer has no tickets (only a verified address may link). */
-function useAutoLink(customer: CurrentCustomer, tickets: readonly TicketDetail[] | undefined) {
+function useAutoLink(customer: CurrentCustomer, tickets: readonly CustomerTicket[] | undefined) {
   const link = useLinkTickets();
   const attempted = useRef(false);
   useEffect(() => {

@@ -39,6 +39,6 @@ export function matchesSearch(ticket: TicketDetail, query: string): boolean {
 }
 
 /** Newest first. */
-export function newestFirst(tickets: readonly TicketDetail[]): TicketDetail[] {
+export function newestFirst<T extends TicketDetail>(tickets: readonly T[]): T[] {
   return [...tickets].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.id - a.id);
 }

@@ -1,8 +1,8 @@
-import { FREE_DIAGNOSTIC_NOTE } from '@ppr/contracts';
+import { FREE_DIAGNOSTIC_NOTE, type TicketDetail } from '@ppr/contracts';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatDateTime } from '../../../lib/format-date';
-import { answerFetch } from '../../../test/fetch-mock';
+import { answerFetch, json, mockFetch } from '../../../test/fetch-mock';
 import { renderWithApp } from '../../../test/render';
 import { ticket } from '../../../test/ticket-fixture';
 import { CustomerTicket } from './ticket-detail';
@@ -11,10 +11,14 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** The ticket's API: the ticket, and an empty conversation. */
+function serveTicket(detail: TicketDetail) {
+  return mockFetch((url) => (url.endsWith('/messages') ? json(200, { messages: [], unread: 0 }) : json(200, detail)));
+}
+
 describe('CustomerTicket', () => {
   it('shows an unpaid ticket with its progress, badge, notes and the way to pay', async () => {
-    const fetchMock = answerFetch(
-      200,
+    const fetchMock = serveTicket(
       ticket({
         id: 12,
         reference: 'PPR-2026-12',
@@ -44,7 +48,7 @@ describe('CustomerTicket', () => {
   });
 
   it('shows a paid active ticket at 75% without the payment button', async () => {
-    answerFetch(200, ticket({ id: 5, status: 'active', paymentStatus: 'completed' }));
+    serveTicket(ticket({ id: 5, status: 'active', paymentStatus: 'completed' }));
     renderWithApp(<CustomerTicket id="5" />);
     expect(await screen.findByRole('progressbar')).toHaveAttribute('aria-valuenow', '75');
     expect(screen.getByText('Paid')).toBeInTheDocument();
@@ -53,7 +57,7 @@ describe('CustomerTicket', () => {
   });
 
   it('shows a free diagnostic and a resolved ticket at 100%', async () => {
-    answerFetch(200, ticket({ status: 'resolved', paymentStatus: 'completed', paymentNotes: FREE_DIAGNOSTIC_NOTE }));
+    serveTicket(ticket({ status: 'resolved', paymentStatus: 'completed', paymentNotes: FREE_DIAGNOSTIC_NOTE }));
     renderWithApp(<CustomerTicket id="1" />);
     expect(await screen.findByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
     expect(screen.getByText('Free Diagnostic')).toBeInTheDocument();

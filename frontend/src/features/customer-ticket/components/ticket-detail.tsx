@@ -9,6 +9,7 @@ import { useTicket } from '../api/get-ticket';
 import { useLiveTicket } from '../api/use-live-ticket';
 import { categoryName } from '../lib/category-name';
 import { progressFor, statusLabel } from '../lib/progress';
+import { TicketConversation } from './ticket-conversation';
 
 const backClass = 'inline-flex items-center gap-2 font-semibold text-brand-700 underline hover:text-brand-800';
 
@@ -130,7 +131,10 @@ export function CustomerTicket({ id }: { id: string }) {
             <p className="mt-2">The ticket may not exist or you may not have permission to view it.</p>
           </div>
         ) : (
-          <TicketDetailView ticket={ticket.data} />
+          <>
+            <TicketDetailView ticket={ticket.data} />
+            <TicketConversation ticketId={id} />
+          </>
         )}
       </div>
     </section>

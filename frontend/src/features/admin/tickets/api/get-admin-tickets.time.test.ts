@@ -8,6 +8,7 @@ const FILTERS: AdminTicketFilters = {
   search: '',
   status: 'all',
   response: 'all',
+  waiting: 'all',
   sortBy: 'createdAt',
   sortOrder: 'desc',
 };
@@ -37,6 +38,7 @@ function ticket(id: number, settledAgoMs: number | null, overrides: Partial<Admi
     firstResponseAt: null,
     responseState: settled === null ? 'none' : settled + HOUR > NOW ? 'due' : 'overdue',
     refundEligible: false,
+    unreadMessages: 0,
     waitingOnUs: false,
     ...overrides,
   } as AdminTicket;

@@ -6,6 +6,7 @@ import {
   type ResponseFilter,
   type SortOrder,
   type TicketStatus,
+  type WAITING_FILTERS,
 } from '@ppr/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../../lib/api-client';
@@ -16,6 +17,8 @@ export interface AdminTicketFilters {
   readonly search: string;
   readonly status: TicketStatus | 'all';
   readonly response: ResponseFilter | 'all';
+  /** `us`: only the tickets whose conversation waits on staff (the customer wrote last). */
+  readonly waiting: (typeof WAITING_FILTERS)[number] | 'all';
   readonly sortBy: AdminTicketSort;
   readonly sortOrder: SortOrder;
 }
@@ -26,6 +29,7 @@ export function ticketListSearch(filters: AdminTicketFilters): string {
   if (search) params.set('search', search);
   if (filters.status !== 'all') params.set('status', filters.status);
   if (filters.response !== 'all') params.set('response', filters.response);
+  if (filters.waiting !== 'all') params.set('waiting', filters.waiting);
   params.set('sortBy', filters.sortBy);
   params.set('sortOrder', filters.sortOrder);
   return params.toString();
@@ -67,9 +71,12 @@ export function nextResponseClockChangeMs(tickets: readonly AdminTicket[], now: 
   return Math.max(CLOCK_MIN_WAIT_MS, soonest + CLOCK_MARGIN_MS - now);
 }
 
+/** Every page and filter of the list (under ['admin', 'tickets'], which the live feed and commands refresh). */
+export const ADMIN_TICKET_LIST_KEY = ['admin', 'tickets', 'list'] as const;
+
 export const adminTicketsQueryOptions = (filters: AdminTicketFilters) =>
   queryOptions({
-    queryKey: ['admin', 'tickets', filters],
+    queryKey: [...ADMIN_TICKET_LIST_KEY, filters],
     queryFn: ({ signal }) => getAdminTickets(filters, signal),
     // Staff act on what they see: after a command or on reopening the tab the list is read again.
     staleTime: 0,

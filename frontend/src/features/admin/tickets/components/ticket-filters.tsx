@@ -14,7 +14,7 @@ const SORT_LABELS: Record<AdminTicketSort, string> = {
 
 export type FilterChange = Partial<Omit<AdminTicketFilters, 'page' | 'limit'>>;
 
-/** Search, status, response clock, sort by and order. Typing searches after a short pause. */
+/** Search, status, response clock, conversation, sort by and order. Typing searches after a short pause. */
 export function TicketFilters({ filters, onChange }: { filters: AdminTicketFilters; onChange: (change: FilterChange) => void }) {
   const [search, setSearch] = useState(filters.search);
 
@@ -29,7 +29,7 @@ export function TicketFilters({ filters, onChange }: { filters: AdminTicketFilte
       role="search"
       aria-label="Filter tickets"
       onSubmit={(event) => event.preventDefault()}
-      className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5"
+      className="grid gap-4 sm:grid-cols-2 lg:grid-cols-7"
     >
       <Field label="Search" id="ticket-search" className="lg:col-span-2">
         <Input
@@ -58,7 +58,17 @@ export function TicketFilters({ filters, onChange }: { filters: AdminTicketFilte
           options={[{ value: 'all', label: 'Any' }, ...RESPONSE_FILTERS.map((value) => ({ value, label: RESPONSE_FILTER_LABELS[value] }))]}
         />
       </Field>
-      <div className="grid grid-cols-2 gap-4">
+      <Field label="Conversation" id="ticket-waiting-filter">
+        <Select
+          value={filters.waiting}
+          onChange={(event) => onChange({ waiting: event.target.value as AdminTicketFilters['waiting'] })}
+          options={[
+            { value: 'all', label: 'Any' },
+            { value: 'us', label: 'Waiting on us' },
+          ]}
+        />
+      </Field>
+      <div className="grid grid-cols-2 gap-4 lg:col-span-2">
         <Field label="Sort by" id="ticket-sort-by">
           <Select
             value={filters.sortBy}

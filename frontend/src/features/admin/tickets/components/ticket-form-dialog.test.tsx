@@ -2,24 +2,14 @@ import type { AdminTicket } from '@ppr/contracts';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { ticket } from '../../../../test/ticket-fixture';
+import { adminTicket } from '../../../../test/ticket-fixture';
 import { TicketFormDialog } from './ticket-form-dialog';
 
-const adminTicket: AdminTicket = {
-  ...ticket({ reference: 'PPR-1042', businessName: 'Acme Dental' }),
-  paymentDisplay: 'Paid',
-  engineerName: null,
-  feeSettledAt: null,
-  responseDueAt: null,
-  firstResponseAt: null,
-  responseState: 'none',
-  refundEligible: false,
-  waitingOnUs: false,
-};
+const ticketShown: AdminTicket = adminTicket({ reference: 'PPR-1042', businessName: 'Acme Dental' });
 
 function renderDialog(overrides: Partial<Parameters<typeof TicketFormDialog>[0]> = {}) {
   const props = {
-    ticket: adminTicket,
+    ticket: ticketShown,
     title: 'Refund Diagnostic Fee',
     text: 'Refunds the fee.',
     onClose: vi.fn(),

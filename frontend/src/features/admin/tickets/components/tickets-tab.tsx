@@ -11,6 +11,7 @@ import { useAssignEngineer } from '../api/assign-engineer';
 import { useAdminTickets, type AdminTicketFilters } from '../api/get-admin-tickets';
 import { useUpdateTicketStatus } from '../api/update-ticket-status';
 import { toastUpdateError } from '../lib/update-toasts';
+import { ConversationDialog } from './conversation-dialog';
 import { HistoryDialog } from './history-dialog';
 import { NotesDialog } from './notes-dialog';
 import { RefundDialog } from './refund-dialog';
@@ -25,6 +26,7 @@ const INITIAL: AdminTicketFilters = {
   search: '',
   status: 'all',
   response: 'all',
+  waiting: 'all',
   sortBy: 'createdAt',
   sortOrder: 'desc',
 };
@@ -137,6 +139,9 @@ export function TicketsTab({ onSessionExpired, renderTicketEmails }: TicketsTabP
           />
         </>
       )}
+      {dialog?.action === 'conversation' ? (
+        <ConversationDialog ticket={dialog.ticket} onClose={close} onUnauthorized={onUnauthorized} />
+      ) : null}
       {dialog?.action === 'notes' ? <NotesDialog ticket={dialog.ticket} onClose={close} onUnauthorized={onUnauthorized} /> : null}
       {dialog?.action === 'free' || dialog?.action === 'zero' ? (
         <WaiveFeeDialog ticket={dialog.ticket} kind={dialog.action} onClose={close} onUnauthorized={onUnauthorized} />

@@ -1,4 +1,6 @@
 import { TICKET_STATUSES, type AdminTicket, type Engineer, type TicketStatus } from '@ppr/contracts';
+import { Hourglass } from 'lucide-react';
+import { UnreadBadge } from '../../../../components/conversation/unread-badge';
 import { formatDateTime } from '../../../../lib/format-date';
 import { controlClass } from '../../../../components/ui/form';
 import { AdminTable } from '../../components/admin-table';
@@ -6,7 +8,7 @@ import { adminButton } from '../../components/styles';
 import { STATUS_LABELS } from '../../lib/labels';
 import { adminPaymentDisplay, PAYMENT_BADGE_CLASS } from '../../lib/payment-display';
 
-export type RowAction = 'notes' | 'free' | 'zero' | 'refund' | 'history';
+export type RowAction = 'conversation' | 'notes' | 'free' | 'zero' | 'refund' | 'history';
 
 export interface TicketsTableProps {
   tickets: readonly AdminTicket[];
@@ -41,6 +43,22 @@ function ResponseClock({ ticket }: { ticket: AdminTicket }) {
   );
 }
 
+/** The conversation's state: the customer's unread messages, and whether the customer wrote last. */
+export function ConversationState({ ticket }: { ticket: AdminTicket }) {
+  if (ticket.unreadMessages <= 0 && !ticket.waitingOnUs) return null;
+  return (
+    <div className="mt-1.5 flex flex-wrap gap-1">
+      <UnreadBadge count={ticket.unreadMessages} />
+      {ticket.waitingOnUs ? (
+        <span className="inline-flex items-center gap-1 whitespace-nowrap rounded-full border border-amber-700 bg-amber-50 px-2 py-0.5 text-xs font-semibold text-amber-900">
+          <Hourglass aria-hidden="true" className="h-3.5 w-3.5" />
+          Waiting on us
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
 function ActionButton({ label, reference, onClick }: { label: string; reference: string; onClick: () => void }) {
   return (
     <button type="button" onClick={onClick} className={adminButton.small}>
@@ -66,6 +84,7 @@ export function TicketsTable({ tickets, engineers, busyTicketId, onStatus, onAss
               <div className="font-semibold text-slate-900">{ticket.reference}</div>
               <div className="text-slate-700">{ticket.serviceCategory}</div>
               <div className="text-xs text-slate-600">{formatDateTime(ticket.createdAt)}</div>
+              <ConversationState ticket={ticket} />
             </td>
             <td className="px-3 py-3">
               <div className="font-semibold text-slate-900">{ticket.businessName}</div>
@@ -115,6 +134,7 @@ export function TicketsTable({ tickets, engineers, busyTicketId, onStatus, onAss
             </td>
             <td className="px-3 py-3">
               <div className="flex flex-wrap gap-1.5">
+                <ActionButton label="Conversation" reference={ticket.reference} onClick={() => onAction(ticket, 'conversation')} />
                 <ActionButton label="Notes" reference={ticket.reference} onClick={() => onAction(ticket, 'notes')} />
                 {payment === 'Not Paid' ? (
                   <>
