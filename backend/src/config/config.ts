@@ -79,6 +79,14 @@ const trustProxy = z
 /** The `trust proxy` value handed to Express: nobody, the nearest N hops, or these addresses and ranges. */
 export type TrustProxy = false | number | string[];
 
+/** A TCP port to listen on (`0`: any free one). */
+const port = () =>
+  z.coerce
+    .number({ error: 'must be a port number' })
+    .int('must be a port number')
+    .min(0, 'must be between 0 and 65535')
+    .max(65535, 'must be between 0 and 65535');
+
 const positiveInt = (fallback: number, max: number) =>
   z.coerce
     .number({ error: 'must be a whole number' })
@@ -99,13 +107,7 @@ export const configSchema = z
       .describe(
         '`development`, `production` or `test`. `production` requires `SESSION_SECRET`, `APP_BASE_URL` (and `TRUST_PROXY` when it is https) and `SMTP_URL` or `MAIL_CAPTURE=true`, and takes no payments without Stripe keys unless `PAYMENT_GATEWAY=simulated`.',
       ),
-    PORT: z.coerce
-      .number({ error: 'must be a port number' })
-      .int('must be a port number')
-      .min(0, 'must be between 0 and 65535')
-      .max(65535, 'must be between 0 and 65535')
-      .default(3000)
-      .describe('The port the server listens on (`0`: any free port).'),
+    PORT: port().default(3000).describe('The port the server listens on (`0`: any free port).'),
     HOST: z.string().trim().min(1).default('0.0.0.0').describe('The address the server listens on.'),
     LOG_LEVEL: z
       .enum(LOG_LEVELS)
@@ -285,11 +287,7 @@ export const configSchema = z
       .describe(
         'The domain whose mail reaches the inbound SMTP receiver (its MX record points at this app): staff replies to a customer are sent with `Reply-To: reply+{token}@{domain}`, and a reply to that address is posted on the ticket. Unset, the reply emails carry no such address (the customer answers in the portal).',
       ),
-    INBOUND_SMTP_PORT: z.coerce
-      .number({ error: 'must be a port number' })
-      .int('must be a port number')
-      .min(0, 'must be between 0 and 65535')
-      .max(65535, 'must be between 0 and 65535')
+    INBOUND_SMTP_PORT: port()
       .optional()
       .describe(
         "The port of the inbound SMTP receiver of email replies (`25` behind an MX record, or a port your mail server or provider forwards `INBOUND_EMAIL_DOMAIN` to; `0`: any free port). It accepts mail for the tickets' reply addresses only (550 for any other recipient), from the ticket's email address only, drops automatic answers and bounces, and posts the reply without its quoted text, attachments included. Unset: no receiver. Plain SMTP without TLS or AUTH: put it behind your mail server when it faces the internet.",
