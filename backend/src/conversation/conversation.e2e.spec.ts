@@ -11,6 +11,7 @@ import {
   TICKET_NOT_FOUND,
 } from '@ppr/contracts';
 import { aSupportRequest } from '../../test/builders';
+import { TINY_PNG, WINDOWS_PROGRAM } from '../../test/files';
 import { firstAdmin } from '../../test/admin-helpers';
 import { type Agent, browser, lastEmail, verifiedCustomer } from '../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../test/test-app';
@@ -20,13 +21,9 @@ const STAFF = 'desk@potomacpc.example';
 const INBOUND = 'reply.potomacpc.example';
 const LIMIT = 6;
 
-/** The smallest PNG there is (1x1), a PDF's first bytes, text, and a Windows program's first bytes. */
-const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
-  'hex',
-);
+const PNG = TINY_PNG;
 const TEXT = Buffer.from('Event log, 7 Dec:\n09:12 printer offline\n09:14 back online\n', 'utf8');
-const EXE = Buffer.concat([Buffer.from('4d5a90000300000004000000ffff0000', 'hex'), Buffer.alloc(200, 1)]);
+const EXE = WINDOWS_PROGRAM;
 
 describe('the ticket conversation (API)', () => {
   let t: TestApp;

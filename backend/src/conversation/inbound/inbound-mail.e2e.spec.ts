@@ -3,6 +3,7 @@ import type { TicketMessages } from '@ppr/contracts';
 import { createTransport } from 'nodemailer';
 import { firstAdmin } from '../../../test/admin-helpers';
 import { aSupportRequest } from '../../../test/builders';
+import { TINY_PNG } from '../../../test/files';
 import { type Agent, browser, lastEmail } from '../../../test/customer-helpers';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { ReplyAddresses } from '../reply-address';
@@ -10,10 +11,7 @@ import { InboundMailServer } from './inbound-mail.server';
 
 const DOMAIN = 'reply.potomacpc.example';
 const STAFF = 'desk@potomacpc.example';
-const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
-  'hex',
-);
+const PNG = TINY_PNG;
 
 describe('email replies: the inbound SMTP receiver (a real SMTP conversation through nodemailer)', () => {
   let t: TestApp;
