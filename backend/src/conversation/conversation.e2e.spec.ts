@@ -288,6 +288,56 @@ describe('the ticket conversation (API)', () => {
     });
   });
 
+  it('stores a file as what its bytes are: a PNG named .pdf, an HTML page named .png; refuses a ZIP and an oversize file', async () => {
+    const { guest, ticketId } = await guestTicket();
+    const before = await attachmentRows();
+    const zip = await guest
+      .post(`/api/tickets/${ticketId}/messages`)
+      .field('body', 'Logs')
+      .attach('attachments', Buffer.from('504b030414000000080000000000', 'hex'), { filename: 'logs.zip' })
+      .expect(400);
+    expect(zip.body.message).toBe(messageTexts.attachmentType);
+    const oversize = await guest
+      .post(`/api/tickets/${ticketId}/messages`)
+      .field('body', 'A big scan')
+      .attach('attachments', Buffer.alloc(10 * 1024 * 1024 + 1, 0x41), { filename: 'scan.txt' })
+      .expect(413);
+    expect(oversize.body.errors).toEqual([{ path: 'attachments', message: messageTexts.attachmentTooLarge }]);
+    expect(await attachmentRows()).toBe(before);
+    const stored = await guest
+      .post(`/api/tickets/${ticketId}/messages`)
+      .field('body', 'Two files')
+      .attach('attachments', PNG, { filename: 'report.pdf', contentType: 'application/pdf' })
+      .attach('attachments', Buffer.from('<html><script>alert(1)</script></html>'), { filename: 'photo.png', contentType: 'image/png' })
+      .expect(201);
+    expect((stored.body as TicketMessage).attachments.map((a) => [a.filename, a.contentType])).toEqual([
+      ['report.png', 'image/png'],
+      ['photo.txt', 'text/plain'],
+    ]);
+    const html = await guest.get(`/api/tickets/${ticketId}/attachments/${(stored.body as TicketMessage).attachments[1]!.id}`).expect(200);
+    expect(html.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(html.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+  });
+
+  it('alerts the engineer on the ticket, not the whole desk, when the customer writes', async () => {
+    const { guest, ticketId } = await guestTicket();
+    const engineer = (
+      await staff
+        .post('/api/admin/engineers')
+        .send({ name: 'Dee Okafor', email: `dee.${ticketId}@potomacpc.example` })
+        .expect(201)
+    ).body as { id: number; email: string };
+    await staff.post(`/api/admin/tickets/${ticketId}/assign`).send({ engineerId: engineer.id }).expect(200);
+    await guest.post(`/api/tickets/${ticketId}/messages`).send({ body: 'Dee, the door code is 4411.' }).expect(201);
+    const alert = await lastEmail(t.db, engineer.email, 'customer-message');
+    expect(alert?.text).toContain('the door code is 4411');
+    const { rows } = await t.db.pool.query<{ to_address: string }>(
+      "SELECT to_address FROM notification_jobs WHERE ticket_id = $1 AND kind = 'customer-message'",
+      [ticketId],
+    );
+    expect(rows.map((row) => row.to_address)).toEqual([engineer.email]);
+  });
+
   it('the same Idempotency-Key posts a message once, also sent in parallel', async () => {
     const { guest, ticketId } = await guestTicket();
     const key = randomUUID();

@@ -62,6 +62,7 @@ export class NotificationsModule implements OnModuleInit {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(NOTIFICATION_SENDER) private readonly sender: NotificationSender,
     @Inject(EMAIL_OUTBOX) private readonly outbox: EmailOutbox,
+    @Inject(DATABASE) private readonly db: Database,
   ) {}
 
   onModuleInit(): void {
@@ -72,6 +73,12 @@ export class NotificationsModule implements OnModuleInit {
       mailTransport: this.sender.mailTransport,
       replyByEmail: this.config.INBOUND_EMAIL_DOMAIN !== undefined,
       replies: new ReplyAddresses(this.config),
+      engineerEmail: async (engineerId: number): Promise<string | null> => {
+        const { rows } = await this.db.pool.query<{ email: string }>('SELECT email FROM engineers WHERE id = $1 AND is_active', [
+          engineerId,
+        ]);
+        return rows[0]?.email ?? null;
+      },
     };
     this.processing.register(new TicketEmailsSaga(this.store, options, this.outbox));
     this.processing.registerWorker(this.outbox);

@@ -5,6 +5,7 @@ import { firstAdmin } from '../../../test/admin-helpers';
 import { aSupportRequest } from '../../../test/builders';
 import { TINY_PNG } from '../../../test/files';
 import { type Agent, browser, lastEmail } from '../../../test/customer-helpers';
+import { startTestSmtp, type TestSmtpServer, waitFor } from '../../../test/smtp-server';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { ReplyAddresses } from '../reply-address';
 import { InboundMailServer } from './inbound-mail.server';
@@ -17,9 +18,12 @@ describe('email replies: the inbound SMTP receiver (a real SMTP conversation thr
   let t: TestApp;
   let staff: Agent;
   let port: number;
+  let smtp: TestSmtpServer;
 
   beforeAll(async () => {
+    smtp = await startTestSmtp();
     t = await createTestApp({
+      SMTP_URL: smtp.url,
       INBOUND_EMAIL_DOMAIN: DOMAIN,
       INBOUND_SMTP_PORT: '0',
       INBOUND_SMTP_HOST: '127.0.0.1',
@@ -31,20 +35,22 @@ describe('email replies: the inbound SMTP receiver (a real SMTP conversation thr
   });
   afterAll(async () => {
     await t?.close();
+    await smtp?.close();
   });
 
   const send = (mail: Parameters<ReturnType<typeof createTransport>['sendMail']>[0]) =>
     createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true }).sendMail(mail);
 
-  async function ticketWithReply(): Promise<{ ticketId: number; email: string; replyTo: string }> {
+  async function ticketWithReply(): Promise<{ ticketId: number; email: string; replyTo: string; guest: Agent }> {
     const email = `mail.${randomUUID().slice(0, 8)}@example.com`;
-    const ticketId = (await browser(t.app).post('/api/support-request').send(aSupportRequest({ email })).expect(201)).body.id as number;
+    const guest = browser(t.app);
+    const ticketId = (await guest.post('/api/support-request').send(aSupportRequest({ email })).expect(201)).body.id as number;
     await staff
       .post(`/api/admin/tickets/${ticketId}/messages`)
       .send({ body: 'Which printer model is it?', visibility: 'public' })
       .expect(201);
     const replyTo = (await new ReplyAddresses(t.config).address(ticketId))!;
-    return { ticketId, email, replyTo };
+    return { ticketId, email, replyTo, guest };
   }
 
   async function thread(ticketId: number): Promise<TicketMessages['messages']> {
@@ -60,13 +66,20 @@ describe('email replies: the inbound SMTP receiver (a real SMTP conversation thr
     }
   }
 
-  it("posts the customer's reply on the ticket without the quoted email, with its files, and alerts staff", async () => {
+  it("a staff reply reaches the customer's mailbox with its Reply-To; the answer to it is posted without the quoted email, with its file", async () => {
     const { ticketId, email, replyTo } = await ticketWithReply();
+    // The staff reply, through real SMTP: its Reply-To is the ticket's reply address.
+    const delivered = await waitFor(() =>
+      smtp.inbox.find((m) => m.envelopeTo.includes(email) && m.parsed.subject?.startsWith('New reply')),
+    );
+    expect(delivered.parsed.replyTo?.value[0]?.address).toBe(replyTo);
+    expect(delivered.parsed.text).toContain('Which printer model is it?');
     const messageId = `<${randomUUID()}@mail.example.com>`;
     const mail = {
       from: `Maya Patel <${email.toUpperCase()}>`,
-      to: replyTo,
-      subject: 'Re: New reply on your support request',
+      to: delivered.parsed.replyTo!.value[0]!.address!,
+      subject: `Re: ${delivered.parsed.subject ?? ''}`,
+      inReplyTo: delivered.parsed.messageId,
       messageId,
       text: 'It is the HP LaserJet 4050.\nPhoto attached.\n\nOn Mon, Dec 7, 2026 at 3:04 PM Potomac PC Repair <no-reply@potomacpc.example> wrote:\n> Which printer model is it?\n',
       attachments: [{ filename: 'printer.png', content: PNG, contentType: 'image/png' }],
@@ -95,17 +108,38 @@ describe('email replies: the inbound SMTP receiver (a real SMTP conversation thr
     expect(await thread(ticketId)).toHaveLength(2);
   });
 
-  it('refuses unknown and forged addresses at RCPT, and a sender that is not the ticket address after DATA', async () => {
-    const { ticketId, email, replyTo } = await ticketWithReply();
+  it("refuses unknown and forged addresses at RCPT, and holds a reply from another address for staff's review", async () => {
+    const { ticketId, email, replyTo, guest } = await ticketWithReply();
     const forged = replyTo.replace(/-([0-9a-f])/, (_m, c: string) => `-${c === 'a' ? 'b' : 'a'}`);
     for (const to of [`someone@${DOMAIN}`, forged, replyTo.replace(String(ticketId), String(ticketId + 1))]) {
       await expect(send({ from: email, to, text: 'hello' })).rejects.toMatchObject({ responseCode: 550 });
     }
-    await expect(send({ from: 'intruder@example.net', to: replyTo, text: 'Send me the invoice' })).rejects.toMatchObject({
-      responseCode: 550,
-      response: expect.stringContaining("ticket's email address only"),
-    });
     expect(await thread(ticketId)).toHaveLength(1);
+    // Another sender: held for staff as an internal note, never the customer's message, never shown to them.
+    await send({
+      from: 'intruder@example.net',
+      to: replyTo,
+      subject: 'Invoice',
+      text: 'Send me the invoice',
+      attachments: [{ filename: 'a.png', content: PNG }],
+    });
+    const held = await eventually(
+      () => thread(ticketId),
+      (list) => list.length === 2,
+    );
+    expect(held[1]).toMatchObject({
+      visibility: 'internal',
+      via: 'email',
+      author: { kind: 'staff', name: 'Email from intruder@example.net' },
+      attachments: [],
+    });
+    expect(held[1]!.body).toContain("not the ticket's address");
+    expect(held[1]!.body).toContain('Send me the invoice');
+    expect(held[1]!.body).toContain('1 attached file was not kept.');
+    const customerView = (await guest.get(`/api/tickets/${ticketId}/messages`).expect(200)).body as TicketMessages;
+    expect(customerView.messages).toHaveLength(1);
+    expect(JSON.stringify(customerView)).not.toContain('invoice');
+    expect(await thread(ticketId)).toHaveLength(2);
   });
 
   it('drops automatic answers and bounces, and refuses files the portal refuses', async () => {

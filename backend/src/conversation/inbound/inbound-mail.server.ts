@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { HttpException, HttpStatus, Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { MESSAGE_BODY_MAX_LENGTH, MESSAGE_ATTACHMENTS_MAX_BYTES, type TicketDetail } from '@ppr/contracts';
-import { simpleParser } from 'mailparser';
+import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { RateLimiter } from '../../auth/rate-limiter';
 import type { AppConfig } from '../../config/config';
@@ -19,6 +19,13 @@ const MAX_MESSAGE_BYTES = Math.ceil(MESSAGE_ATTACHMENTS_MAX_BYTES * 1.4) + 1024 
 const SHORTENED = '\n\n[The rest of this email was left out: a message is at most 10,000 characters.]';
 const FILES_ONLY = '(Files sent by email.)';
 
+const INBOUND_ACTOR = { kind: 'system', id: 'inbound-email' } as const;
+
+/** A message's text within the body's limit: a longer email is shortened, saying so. */
+function fitted(text: string): string {
+  return text.length > MESSAGE_BODY_MAX_LENGTH ? text.slice(0, MESSAGE_BODY_MAX_LENGTH - SHORTENED.length) + SHORTENED : text;
+}
+
 /** An SMTP answer: `code` and the text the sending server puts in its bounce or retries after. */
 function smtpError(code: number, text: string): Error {
   return Object.assign(new Error(text), { responseCode: code });
@@ -27,8 +34,9 @@ function smtpError(code: number, text: string): Error {
 /**
  * The inbound SMTP receiver of email replies (INBOUND_SMTP_PORT): a customer answers a ticket-reply email, whose
  * Reply-To is the ticket's reply address (reply-address.ts), and the answer is posted on the ticket as the
- * customer's message, via `email`. Refused at RCPT (550): any other address. Refused after DATA: a sender that is
- * not the ticket's email address (550: the bounce says why), files the portal would refuse (550 with the reason).
+ * customer's message, via `email`. Refused at RCPT (550): any other address. Refused after DATA: files the portal
+ * would refuse (550 with the reason). Held for staff's review as an internal note: a sender that is not the
+ * ticket's email address.
  * Accepted and dropped, logged: automatic answers and bounces, a reply with no new text and no files. Told to
  * retry later (451): the ticket's message limit, the database away. The same Message-ID posts once (a
  * retrying sender after a lost answer).
@@ -98,6 +106,31 @@ export class InboundMailServer implements OnApplicationBootstrap, OnModuleDestro
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
+  /**
+   * A reply from another address than the ticket's is never posted as the customer: it is held for staff's
+   * review as an internal note (staff only; no email, feed or webhook carries it), its files not kept.
+   */
+  private async hold(ticket: TicketDetail, from: string, mail: ParsedMail, text: string, files: number): Promise<void> {
+    this.logger.warn(`Reply to ticket ${ticket.id} from ${from || 'no sender'}: not the ticket's address, held for review`);
+    const sender = from || 'an unknown sender';
+    const lines = [
+      `Held for review: an email from ${sender}, which is not the ticket's address (${ticket.email}). It was not posted as the customer's message and the customer does not see it.`,
+      `Subject: ${mail.subject ?? '(none)'}`,
+      ...(files > 0 ? [`${files} attached file${files === 1 ? ' was' : 's were'} not kept.`] : []),
+      text === '' ? '(No text.)' : text,
+    ];
+    await this.conversation.post({
+      ticketId: ticket.id,
+      author: { kind: 'staff', id: null, name: `Email from ${sender}` },
+      visibility: 'internal',
+      via: 'email',
+      body: fitted(lines.join('\n\n')),
+      files: [],
+      context: { actor: INBOUND_ACTOR, correlationId: randomUUID() },
+      dedupeKey: `held:${mail.messageId ?? randomUUID()}`,
+    });
+  }
+
   private temporary(error: unknown): Error {
     this.logger.error(`Inbound SMTP: ${error instanceof Error ? error.message : String(error)}`);
     return smtpError(451, '4.3.0 Temporary failure, please try again later');
@@ -122,13 +155,10 @@ export class InboundMailServer implements OnApplicationBootstrap, OnModuleDestro
     for (const ticketId of tickets) await this.post(ticketId, from, mail);
   }
 
-  private async post(ticketId: number, from: string, mail: Awaited<ReturnType<typeof simpleParser>>): Promise<void> {
+  private async post(ticketId: number, from: string, mail: ParsedMail): Promise<void> {
     const ticket: TicketDetail | null = await this.queries.execute(new GetTicketDetailQuery(ticketId));
     if (!ticket) throw smtpError(550, '5.1.1 No such recipient');
-    if (from.toLowerCase() !== ticket.email.toLowerCase()) {
-      this.logger.warn(`Reply to ticket ${ticketId} from ${from || 'no sender'} refused: not the ticket's address`);
-      throw smtpError(550, "5.7.1 Replies are taken from the ticket's email address only: please write from it, or use the website");
-    }
+    const held = from.toLowerCase() !== ticket.email.toLowerCase();
     const text = await replyText(mail.text ?? '');
     const files = mail.attachments
       .filter((attachment) => attachment.contentDisposition !== 'inline' || !attachment.contentId)
@@ -137,22 +167,20 @@ export class InboundMailServer implements OnApplicationBootstrap, OnModuleDestro
       this.logger.log(`Reply to ticket ${ticketId} without new text or files dropped`);
       return;
     }
-    const body =
-      text === ''
-        ? FILES_ONLY
-        : text.length > MESSAGE_BODY_MAX_LENGTH
-          ? text.slice(0, MESSAGE_BODY_MAX_LENGTH - SHORTENED.length) + SHORTENED
-          : text;
     try {
       await this.limits.consume(ticketId, null);
+      if (held) {
+        await this.hold(ticket, from, mail, text, files.length);
+        return;
+      }
       await this.conversation.post({
         ticketId,
         author: { kind: 'customer', id: null, name: ticket.contactName },
         visibility: 'public',
         via: 'email',
-        body,
+        body: fitted(text === '' ? FILES_ONLY : text),
         files,
-        context: { actor: { kind: 'system', id: 'inbound-email' }, correlationId: randomUUID() },
+        context: { actor: INBOUND_ACTOR, correlationId: randomUUID() },
         dedupeKey: mail.messageId ?? randomUUID(),
       });
       this.logger.log(`Email reply posted on ticket ${ticketId}`);

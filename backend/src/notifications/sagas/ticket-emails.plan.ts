@@ -13,6 +13,8 @@ export interface TicketFacts {
   readonly serviceCategory: string;
   readonly issueDescription: string;
   readonly userId: number | null;
+  /** The engineer on the ticket at that revision (null: nobody). */
+  readonly engineerId: number | null;
 }
 
 /** One email the saga decided to send because of one event. */
@@ -45,6 +47,8 @@ export function ticketFacts(stream: readonly RecordedEvent[], revision: number):
   const data = parseEventData('TicketCreated', created.data);
   const links = upTo.filter((event) => event.type === 'TicketLinkedToCustomer');
   const link = links.length > 0 ? parseEventData('TicketLinkedToCustomer', links[links.length - 1]!.data) : null;
+  const assignments = upTo.filter((event) => event.type === 'TicketEngineerAssigned');
+  const assigned = assignments.length > 0 ? parseEventData('TicketEngineerAssigned', assignments[assignments.length - 1]!.data) : null;
   return {
     ticketId: data.ticketId,
     reference: ticketReference(data.ticketId, created.metadata.occurredAt),
@@ -55,6 +59,7 @@ export function ticketFacts(stream: readonly RecordedEvent[], revision: number):
     serviceCategory: data.serviceCategory,
     issueDescription: data.issueDescription,
     userId: link?.userId ?? data.userId,
+    engineerId: assigned?.engineerId ?? null,
   };
 }
 
@@ -66,6 +71,11 @@ export interface PlanOptions {
   readonly baseUrl: string;
   /** Customers may answer a reply by email (INBOUND_EMAIL_DOMAIN is set). */
   readonly replyByEmail?: boolean;
+  /**
+   * The address of the engineer on the ticket, when the event is a customer's message and that engineer is active
+   * (the saga looks it up): their alert goes to them instead of STAFF_ALERT_EMAILS.
+   */
+  readonly assignedEngineerEmail?: string | null;
 }
 
 /** How many earlier messages a reply email quotes. */
@@ -110,7 +120,8 @@ function earlierMessages(stream: readonly RecordedEvent[], revision: number): Ea
  * status becomes resolved. The activation that comes with a payment or waiver in the same command is not a
  * separate status update: the payment email (or, for a waiver, the ticket-created email) already says it.
  * A public staff message is a ticket-reply to the customer (quoting the earlier messages; Reply-To the ticket's
- * reply address when replies by email are set up); a customer's message is a customer-message alert to staff;
+ * reply address when replies by email are set up); a customer's message is a customer-message alert to the
+ * assigned engineer, or to STAFF_ALERT_EMAILS when nobody (active) is assigned;
  * an internal note sends nothing, nor does the reopening a customer's message causes.
  */
 export function planTicketEmails(event: RecordedEvent, stream: readonly RecordedEvent[], options: PlanOptions): PlannedEmail[] {
@@ -176,7 +187,8 @@ export function planTicketEmails(event: RecordedEvent, stream: readonly Recorded
       }
       const next = stream.find((e) => e.revision === event.revision + 1);
       const reopened = next?.type === 'TicketStatusChanged' && sameCommand(event, next);
-      return options.staffEmails.map((to) => ({
+      const recipients = options.assignedEngineerEmail ? [options.assignedEngineerEmail] : options.staffEmails;
+      return recipients.map((to) => ({
         kind: 'customer-message' as const,
         to,
         customer: false,

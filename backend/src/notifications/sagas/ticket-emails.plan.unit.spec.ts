@@ -154,6 +154,9 @@ describe('which emails a ticket event sends', () => {
       });
       expect(kinds(stream, 2)).toEqual([]);
       expect(planTicketEmails(stream[1]!, stream, { ...OPTIONS, staffEmails: [] })).toEqual([]);
+      // With an (active) engineer on the ticket, the alert is theirs instead of the desk's.
+      const toEngineer = planTicketEmails(stream[1]!, stream, { ...OPTIONS, assignedEngineerEmail: 'dee@potomacpc.example' });
+      expect(toEngineer.map((email) => `${email.kind}:${email.to}`)).toEqual(['customer-message:dee@potomacpc.example']);
     });
 
     it("a customer's message that reopens a resolved ticket: the alert says so, and the reopening sends no status email", () => {

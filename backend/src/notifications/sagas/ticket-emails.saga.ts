@@ -8,7 +8,7 @@ import { type ClaimedNotificationJob, insertJobsStatement, jobKey, jobMessageId,
 import type { Attempt } from '../notification-sender';
 import type { ReplyAddresses } from '../../conversation/reply-address';
 import { renderEmail } from '../templates/ticket-emails';
-import { type PlanOptions, planTicketEmails, TICKET_EMAIL_EVENTS } from './ticket-emails.plan';
+import { type PlanOptions, planTicketEmails, TICKET_EMAIL_EVENTS, ticketFacts } from './ticket-emails.plan';
 
 export const TICKET_EMAILS_SAGA = 'ticket-emails';
 
@@ -19,6 +19,8 @@ export interface SagaOptions extends PlanOptions {
   readonly mailTransport: string;
   /** The tickets' reply addresses (the Reply-To of a ticket-reply when replies by email are set up). */
   readonly replies?: Pick<ReplyAddresses, 'address'>;
+  /** An active engineer's email address, or null (a customer's message alerts the engineer on the ticket). */
+  readonly engineerEmail?: (engineerId: number) => Promise<string | null>;
 }
 
 /**
@@ -73,11 +75,19 @@ export class TicketEmailsSaga implements Processor<NewNotificationJob[]> {
     return () => this.sender.offer(claimed);
   }
 
+  /** The plan's options for this event: with the assigned engineer's address for a customer's message. */
+  private async optionsFor(event: RecordedEvent, stream: readonly RecordedEvent[]): Promise<SagaOptions> {
+    if (event.type !== 'TicketMessagePosted' || !this.options.engineerEmail) return this.options;
+    const engineerId = ticketFacts(stream, event.revision)?.engineerId ?? null;
+    if (engineerId === null) return this.options;
+    return { ...this.options, assignedEngineerEmail: await this.options.engineerEmail(engineerId) };
+  }
+
   private async jobsFor(event: RecordedEvent): Promise<NewNotificationJob[]> {
     try {
       // A creation carries everything its emails need: no read of the stream (the common case under load).
       const stream = event.type === 'TicketCreated' ? [event] : await this.store.readStream(event.streamId);
-      const emails = planTicketEmails(event, stream, this.options);
+      const emails = planTicketEmails(event, stream, await this.optionsFor(event, stream));
       return await Promise.all(
         emails.map(async (email) => {
           const rendered = renderEmail(email.kind, email.context);
