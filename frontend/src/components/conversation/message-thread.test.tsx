@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { formatDateTime } from '../../lib/format-date';
 import { message } from '../../test/message-fixture';
-import { MessageThread, type MessageThreadProps } from './message-thread';
+import { bodyParts, MessageThread, type MessageThreadProps } from './message-thread';
 
 const href: MessageThreadProps['attachmentHref'] = (_, attachment) => `/files/${attachment.id}`;
 
@@ -44,6 +44,29 @@ describe('MessageThread', () => {
     const paragraph = screen.getByText((_, element) => element?.tagName === 'P' && element.textContent === body);
     expect(paragraph).toHaveClass('whitespace-pre-wrap');
     expect(paragraph.querySelector('b, img')).toBeNull();
+  });
+
+  it('links web addresses (http and https only) safely, leaving the sentence around them as text', () => {
+    expect(bodyParts('See https://example.com/guide, then call.')).toEqual([
+      { text: 'See ' },
+      { text: 'https://example.com/guide', href: 'https://example.com/guide' },
+      { text: ', then call.' },
+    ]);
+    expect(bodyParts('javascript:alert(1) and ftp://files.example.com')).toEqual([
+      { text: 'javascript:alert(1) and ftp://files.example.com' },
+    ]);
+    render(
+      <MessageThread
+        messages={[message({ body: 'Driver: https://support.example.com/driver?id=7.' })]}
+        viewer="customer"
+        empty="None"
+        attachmentHref={href}
+      />,
+    );
+    const link = screen.getByRole('link', { name: 'https://support.example.com/driver?id=7' });
+    expect(link).toHaveAttribute('href', 'https://support.example.com/driver?id=7');
+    expect(link).toHaveAttribute('rel', 'noopener noreferrer nofollow');
+    expect(link).toHaveAttribute('target', '_blank');
   });
 
   it('sets an internal note apart by more than colour: its label, a lock and a dashed border', () => {

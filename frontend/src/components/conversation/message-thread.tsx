@@ -28,6 +28,51 @@ function tone(message: TicketMessage): string {
   return message.author.kind === 'staff' ? 'border border-slate-300 bg-white' : 'border border-brand-100 bg-brand-50';
 }
 
+/** A web address in a message: http or https only, without the punctuation that ends the sentence it is in. */
+const URL_PATTERN = /\bhttps?:\/\/[^\s<>"']+/gi;
+const TRAILING = /[.,;:!?)\]'"]+$/;
+
+/** The parts of a body: text, and the web addresses in it. */
+export function bodyParts(body: string): { text: string; href?: string }[] {
+  const parts: { text: string; href?: string }[] = [];
+  let last = 0;
+  for (const match of body.matchAll(URL_PATTERN)) {
+    const url = match[0].replace(TRAILING, '');
+    const start = match.index;
+    if (start > last) parts.push({ text: body.slice(last, start) });
+    parts.push({ text: url, href: url });
+    last = start + url.length;
+  }
+  if (last < body.length) parts.push({ text: body.slice(last) });
+  return parts;
+}
+
+/**
+ * A message's text: plain text with its line breaks, its web addresses as links that open apart from this site
+ * (no referrer, no opener, not followed by search engines). Never HTML.
+ */
+function Body({ body }: { body: string }) {
+  return (
+    <p className="mt-2 whitespace-pre-wrap text-slate-900 [overflow-wrap:anywhere]">
+      {bodyParts(body).map((part, index) =>
+        part.href ? (
+          <a
+            key={index}
+            href={part.href}
+            target="_blank"
+            rel="noopener noreferrer nofollow"
+            className="text-brand-700 underline hover:text-brand-800"
+          >
+            {part.text}
+          </a>
+        ) : (
+          part.text
+        ),
+      )}
+    </p>
+  );
+}
+
 function Attachments({ message, href }: { message: TicketMessage; href: MessageThreadProps['attachmentHref'] }) {
   if (message.attachments.length === 0) return null;
   return (
@@ -99,7 +144,7 @@ export function MessageThread({ messages, viewer, attachmentHref, empty }: Messa
                   </span>
                 ) : null}
               </p>
-              <p className="mt-2 whitespace-pre-wrap text-slate-900 [overflow-wrap:anywhere]">{message.body}</p>
+              <Body body={message.body} />
               <Attachments message={message} href={attachmentHref} />
             </li>
           ))}
