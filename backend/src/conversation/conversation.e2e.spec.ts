@@ -143,7 +143,32 @@ describe('the ticket conversation (API)', () => {
     expect(await new ReplyAddresses(t.config).ticketOf(replyTo!)).toBe(ticketId);
     // Nothing for the internal note.
     expect(rows.filter((row) => row.kind === 'ticket-reply')).toHaveLength(1);
+    // The email log lists the reply; resent, it goes with the same Reply-To.
+    const log = async () =>
+      (
+        (await staff.get(`/api/admin/tickets/${ticketId}/email-notifications`).expect(200)).body as {
+          id: string;
+          notificationType: string;
+        }[]
+      ).find((entry) => entry.notificationType === 'ticket-reply');
+    const entry = await eventuallyDefined(log);
+    await staff.post(`/api/admin/email-notifications/${entry.id}/resend`).expect(200);
+    const resent = await t.db.pool.query<{ reply_to: string | null }>(
+      "SELECT reply_to FROM notification_jobs WHERE ticket_id = $1 AND kind = 'ticket-reply' ORDER BY created_at",
+      [ticketId],
+    );
+    expect(resent.rows.map((row) => row.reply_to)).toEqual([replyTo, replyTo]);
   });
+
+  async function eventuallyDefined<T>(read: () => Promise<T | undefined>): Promise<T> {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const value = await read();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) throw new Error('not there within 5 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 
   async function guestThread(guest: Agent, ticketId: number): Promise<TicketMessages> {
     return ticketMessagesSchema.parse((await guest.get(`/api/tickets/${ticketId}/messages`).expect(200)).body);

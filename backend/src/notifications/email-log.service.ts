@@ -151,6 +151,8 @@ export class EmailLogService {
       messageId: jobMessageId(key, messageIdDomain(this.config.MAIL_FROM)),
       customer: true,
       appendedAt: new Date(),
+      // A ticket-reply's Reply-To (the ticket's reply address) goes with it again.
+      ...(original?.replyTo ? { replyTo: original.replyTo } : {}),
     };
     // Claimed by this process's email sender as it is inserted: nobody else sends it while this attempt runs;
     // should this process stop before recording it, the claim expires and the sender that takes it over makes
