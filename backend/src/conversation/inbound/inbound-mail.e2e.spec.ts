@@ -4,7 +4,7 @@ import { createTransport } from 'nodemailer';
 import { firstAdmin } from '../../../test/admin-helpers';
 import { aSupportRequest } from '../../../test/builders';
 import { TINY_PNG } from '../../../test/files';
-import { type Agent, browser, lastEmail } from '../../../test/customer-helpers';
+import { type Agent, browser } from '../../../test/customer-helpers';
 import { startTestSmtp, type TestSmtpServer, waitFor } from '../../../test/smtp-server';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { ReplyAddresses } from '../reply-address';
@@ -100,8 +100,19 @@ describe('email replies: the inbound SMTP receiver (a real SMTP conversation thr
       (e) => e.type === 'TicketMessagePosted' && (e.data as { via: string }).via === 'email',
     )!;
     expect(posted.metadata.actor).toEqual({ kind: 'system', id: 'inbound-email' });
-    const alert = await lastEmail(t.db, STAFF, 'customer-message');
-    expect(alert?.text).toContain('by email');
+    // Staff's alert of this ticket's message says it came by email.
+    const alert = await eventually(
+      async () =>
+        (
+          await t.db.pool.query<{ text_body: string }>(
+            `SELECT m.text_body FROM mail_messages AS m JOIN notification_jobs AS j ON j.idempotency_key = m.idempotency_key
+             WHERE j.ticket_id = $1 AND j.kind = 'customer-message' AND m.to_address = $2`,
+            [ticketId, STAFF],
+          )
+        ).rows[0]?.text_body,
+      (text) => text !== undefined,
+    );
+    expect(alert).toContain('by email');
     // The same email delivered again (a sender that lost our answer) is posted once.
     await send(mail);
     await new Promise((resolve) => setTimeout(resolve, 300));
