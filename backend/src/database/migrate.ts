@@ -20,6 +20,7 @@ import * as staleCampaignSends from './migrations/20261202000000_stale_campaign_
 import * as outboxClaims from './migrations/20261207000000_outbox_claims';
 import * as emailReplyTo from './migrations/20261207200000_email_reply_to';
 import * as ticketConversation from './migrations/20261208000000_ticket_conversation';
+import * as simulatedGatewayEvents from './migrations/20261208000100_simulated_gateway_events';
 
 /** The write side's own tables (accounts, sessions, ids). Read tables have their own migrations. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261207000000_outbox_claims': outboxClaims,
   '20261207200000_email_reply_to': emailReplyTo,
   '20261208000000_ticket_conversation': ticketConversation,
+  '20261208000100_simulated_gateway_events': simulatedGatewayEvents,
 };
 
 const WRITE_SIDE: MigrationSet = { migrations: MIGRATIONS, tableName: 'app_migration', label: 'Database' };

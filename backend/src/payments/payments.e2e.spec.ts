@@ -316,6 +316,51 @@ describe('payments through the simulated gateway', () => {
       expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(1);
     });
 
+    it('the connection ended under the webhook before it recorded anything: the gateway delivers the success again, and it is recorded with no retry by the client', async () => {
+      const agent = browser();
+      const { ticketId, clientSecret, paymentIntentId } = await payableTicket(agent);
+      const pool = t.db.pool;
+      const own = Object.getOwnPropertyDescriptor(pool, 'query');
+      const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<unknown>;
+      let ended = 0;
+      // The webhook's first statement (noting the event) meets pg_terminate_backend, as in the fault suite.
+      async function endedOnce(text: string, values?: unknown[]): Promise<unknown> {
+        if (ended === 0 && text.includes('INSERT INTO payment_webhook_events')) {
+          ended++;
+          throw restart();
+        }
+        return query(text, values);
+      }
+      Object.assign(pool, { query: endedOnce });
+      try {
+        // The gateway took the money: the card form hears so, though the delivery failed.
+        await agent
+          .post('/api/payments/simulated/confirm')
+          .send({ clientSecret, ...VISA })
+          .expect(200, { status: 'succeeded', paymentIntentId });
+      } finally {
+        if (own) Object.defineProperty(pool, 'query', own);
+        else Reflect.deleteProperty(pool, 'query');
+      }
+      expect(ended).toBe(1);
+      expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(0);
+
+      // The gateway's sweeper delivers it again (a second later): recorded once, and the ticket shows it.
+      await waitFor(async () => ((await eventsOf(ticketId, 'TicketPaymentReceived')).length > 0 ? true : undefined), 10_000);
+      expect(await eventsOf(ticketId, 'TicketPaymentReceived')).toHaveLength(1);
+      await waitFor(async () => ((await paymentStatusSeenBy(agent, ticketId)) === 'completed' ? true : undefined), 5_000);
+      // Acknowledged, the gateway notes it delivered (once the webhook's answer is back), after its second attempt.
+      const delivered = await waitFor(async () => {
+        const { rows } = await t.db.pool.query<{ attempts: number; delivered: boolean }>(
+          `SELECT attempts, delivered_at IS NOT NULL AS delivered FROM simulated_events WHERE type = 'payment_intent.succeeded'
+             AND payload->'data'->'object'->>'id' = $1`,
+          [paymentIntentId],
+        );
+        return rows[0]?.delivered ? rows : undefined;
+      }, 5_000);
+      expect(delivered).toEqual([{ attempts: 2, delivered: true }]);
+    });
+
     it("the answer to the gateway's success lost on the way (the connection dropped after the commit): the retry records it", async () => {
       const agent = browser();
       const { ticketId, clientSecret, paymentIntentId } = await payableTicket(agent);

@@ -50,8 +50,8 @@ export function createPaymentGateway(config: AppConfig, db: Database, clock: Clo
 
 /**
  * Payments: the gateway port and its adapters, the spec's payment endpoints, the webhook, the simulated
- * gateway's endpoints, the reconciler, and GET /api/config. Ticket changes go through the CQRS command bus
- * (TicketsModule's handlers); the ticket's state is read from the event store.
+ * gateway's endpoints and its event redelivery, the reconciler, and GET /api/config. Ticket changes go through
+ * the CQRS command bus (TicketsModule's handlers); the ticket's state is read from the event store.
  */
 @Module({
   imports: [CqrsModule, EventStoreModule, ProjectionsModule, ProcessingModule],
@@ -75,9 +75,12 @@ export class PaymentsModule implements OnModuleInit {
   constructor(
     @Inject(PROCESSING) private readonly processing: ProcessorRegistry,
     private readonly reconciler: PaymentReconciler,
+    @Inject(PAYMENT_GATEWAY) private readonly gateway: PaymentGateway,
   ) {}
 
   onModuleInit(): void {
     this.processing.registerWorker(this.reconciler.worker());
+    // The simulated gateway delivers its events again until they are acknowledged, as Stripe does from its side.
+    if (this.gateway instanceof SimulatedPaymentGateway) this.processing.registerWorker(this.gateway.redeliveryWorker());
   }
 }

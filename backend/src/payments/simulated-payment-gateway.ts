@@ -2,7 +2,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { Pool, QueryResult, QueryResultRow } from 'pg';
 import type { Clock } from '../common/clock';
-import { isTransientError } from '../common/transient-errors';
+import { isTransientError, retryTransient } from '../common/transient-errors';
+import type { Worker } from '../processing/processor.port';
 import { cardOutcome, type CardInput, type CardOutcome } from './simulated-cards';
 import {
   type CreateCheckoutSessionInput,
@@ -38,8 +39,51 @@ export interface SimulatedEvent {
   readonly data: { readonly object: Record<string, unknown> };
 }
 
-/** Receives the simulated gateway's events (the webhook sender signs and delivers them). */
+/**
+ * Receives the simulated gateway's events (the webhook sender signs and delivers them). Resolving is the webhook
+ * endpoint's acknowledgement (a 2xx); a rejection is a failed delivery, which the gateway makes again later.
+ */
 export type SimulatedEventSink = (event: SimulatedEvent) => Promise<void>;
+
+/**
+ * How the simulated gateway delivers an event again until its webhook endpoint acknowledges it, as Stripe does
+ * (Stripe's own schedule is hours apart; this one is short, for a test-mode gateway on the app's own database).
+ */
+export interface SimulatedRedelivery {
+  /** The wait after the first attempt; it doubles with each further attempt. */
+  readonly firstRetryMs: number;
+  /** The longest wait between two attempts. */
+  readonly maxRetryMs: number;
+  /** How long after the event attempts go on (Stripe: three days); past it the event is left undelivered. */
+  readonly giveUpAfterMs: number;
+  /**
+   * How long an attempt under way is its instance's: another instance takes the event only after that (the one
+   * delivering it died), as the outbox's claims are freed after 10 s. Longer than a delivery takes (the webhook's
+   * recording waits 2 s at most, its read-your-writes as long), so a slow delivery is not made twice at once.
+   */
+  readonly inFlightMs: number;
+  /** How often each instance's sweeper looks for events that are due. */
+  readonly sweepEveryMs: number;
+  /** Events one sweep takes (and delivers at once, side by side). */
+  readonly batch: number;
+}
+
+export const DEFAULT_REDELIVERY: SimulatedRedelivery = {
+  firstRetryMs: 1000,
+  maxRetryMs: 60_000,
+  giveUpAfterMs: 3 * 24 * 60 * 60_000,
+  inFlightMs: 10_000,
+  sweepEveryMs: 1000,
+  batch: 20,
+};
+
+/** A stored event taken for an attempt (its `attempts` counts this one). */
+interface AttemptRow {
+  id: string;
+  type: string;
+  payload: SimulatedEvent;
+  attempts: number;
+}
 
 interface IntentRow {
   id: string;
@@ -89,6 +133,41 @@ const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8
  */
 const succeededEventId = (intentId: string): string => `evt_sim_${sha256(`payment_intent.succeeded:${intentId}`).slice(0, 24)}`;
 
+/**
+ * The intent row `row` (an alias) as Stripe's JSON, the `data.object` of its events: built in the statement that
+ * changes the intent, so the event shows the intent as that statement left it.
+ */
+const intentJsonSql = (row: string): string => `jsonb_build_object(
+    'id', ${row}.id, 'object', 'payment_intent', 'amount', ${row}.amount,
+    'amount_received', CASE WHEN ${row}.status = 'succeeded' THEN ${row}.amount ELSE 0 END,
+    'currency', ${row}.currency, 'status', ${row}.status, 'client_secret', ${row}.client_secret, 'metadata', ${row}.metadata,
+    'receipt_email', ${row}.receipt_email, 'description', ${row}.description, 'latest_charge', ${row}.latest_charge,
+    'last_payment_error', ${row}.last_payment_error, 'created', floor(extract(epoch FROM ${row}.created_at))::bigint,
+    'livemode', false)`;
+
+/** The refunded charge of the intent row `row` (an alias) as Stripe's JSON, the `data.object` of `charge.refunded`. */
+const refundedChargeJsonSql = (row: string): string => `jsonb_build_object(
+    'id', ${row}.latest_charge, 'object', 'charge', 'amount', ${row}.amount, 'amount_refunded', ${row}.amount,
+    'currency', ${row}.currency, 'payment_intent', ${row}.id, 'refunded', true, 'metadata', ${row}.metadata, 'livemode', false)`;
+
+/** How long the outcome of an attempt is retried on a lost connection before it is left to the attempt's time. */
+const NOTE_PATIENCE = { patienceMs: 2000, pauseMs: 100 } as const;
+
+/** Waits `ms` or until `signal` aborts; the timer keeps no process alive. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    timer.unref();
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
 function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
@@ -101,17 +180,25 @@ function sameSecret(a: string, b: string): boolean {
  * `pi_sim_..._secret_...`; an idempotency key returns the intent it made first (and refuses other
  * parameters, as Stripe does); confirming applies Stripe's test cards (`simulated-cards.ts`); a success, a
  * decline and a refund are reported as Stripe would, by an event that the sink signs and posts to the
- * webhook code path.
+ * webhook code path. As on Stripe, an event is delivered until the endpoint acknowledges it: it is written in
+ * the statement that changes the intent (`simulated_events`), delivered at once, and, if that fails, again
+ * by the sweeper (`redeliveryWorker`) that every instance runs, from 1 s later, doubling up to 60 s, for three
+ * days. A process that dies between the change and its delivery, or during it, loses nothing: another instance
+ * takes the event once the dead one's attempt is 10 s old (`inFlightMs`).
  */
 export class SimulatedPaymentGateway implements PaymentGateway {
   readonly kind = 'simulated' as const;
   private readonly logger = new Logger('SimulatedGateway');
   private sink: SimulatedEventSink | null = null;
+  private readonly redelivery: SimulatedRedelivery;
 
   constructor(
     private readonly pool: Pool,
     private readonly clock: Clock,
-  ) {}
+    redelivery: Partial<SimulatedRedelivery> = {},
+  ) {
+    this.redelivery = { ...DEFAULT_REDELIVERY, ...redelivery };
+  }
 
   /**
    * One statement on the gateway's own tables. The database away for a moment is, to the app, the gateway
@@ -129,7 +216,7 @@ export class SimulatedPaymentGateway implements PaymentGateway {
     }
   }
 
-  /** Where events go (set once the webhook code path exists; events before that are only logged). */
+  /** Where events go (set once the webhook code path exists; events before that wait for it, stored). */
   deliverEventsTo(sink: SimulatedEventSink): void {
     this.sink = sink;
   }
@@ -177,11 +264,14 @@ export class SimulatedPaymentGateway implements PaymentGateway {
   /**
    * The card form's confirmation (Stripe.js `confirmCardPayment` / `confirmPayment`). Only an intent that
    * still waits for a payment is charged; of two simultaneous confirmations one wins (a conditional update), so
-   * a double click never pays twice. A confirmation of an intent that has succeeded (a retry whose first answer
-   * was lost, a double click, our database away while the success was being recorded) charges nothing and
-   * answers the success again, as Stripe answers a retried request with its first result and tells Stripe.js
-   * that the intent succeeded; its `payment_intent.succeeded` is delivered again, with the same event id, as
-   * Stripe redelivers an event until it is acknowledged (a delivery handled already is a duplicate: nothing).
+   * a double click never pays twice. The intent's change and its event are one statement; the event is then
+   * delivered before this answers (so the ticket shows the payment), and if that delivery fails (our database
+   * away while the success is recorded) the answer is still the success, as Stripe's is, and the event is
+   * delivered again until it is acknowledged. A confirmation of an intent that has succeeded (a retry whose
+   * first answer was lost, a double click) charges nothing and answers the success again, as Stripe answers a
+   * retried request with its first result and tells Stripe.js that the intent succeeded; its
+   * `payment_intent.succeeded`, if not acknowledged yet, is delivered at once (same event id: a duplicate of a
+   * delivery under way is handled once).
    */
   async confirm(clientSecret: string, card: CardInput, receiptEmail: string | null): Promise<SimulatedConfirmResult> {
     const id = clientSecret.split('_secret_')[0] ?? '';
@@ -191,30 +281,53 @@ export class SimulatedPaymentGateway implements PaymentGateway {
     if (found.status === 'succeeded') return this.succeededBefore(found);
     if (!CONFIRMABLE.includes(found.status)) return { kind: 'not_confirmable', intent: this.view(found) };
 
-    const outcome: CardOutcome = cardOutcome(card, this.clock.now());
+    const now = this.clock.now();
+    const outcome: CardOutcome = cardOutcome(card, now);
     if (outcome.kind === 'succeeded') {
-      const { rows: updated } = await this.query<IntentRow>(
-        `UPDATE simulated_payment_intents
-            SET status = 'succeeded', latest_charge = $2, receipt_email = coalesce($3, receipt_email), last_payment_error = NULL
-          WHERE id = $1 AND status = ANY($4::text[])
-          RETURNING *`,
-        [id, simulatedId('ch'), receiptEmail, CONFIRMABLE],
+      const eventId = succeededEventId(id);
+      const { rows: updated } = await this.query<IntentRow & { event: SimulatedEvent | null }>(
+        `WITH changed AS (
+           UPDATE simulated_payment_intents
+              SET status = 'succeeded', latest_charge = $2, receipt_email = coalesce($3, receipt_email), last_payment_error = NULL
+            WHERE id = $1 AND status = ANY($4::text[])
+            RETURNING *
+         ), event AS (
+           INSERT INTO simulated_events (id, type, payload, created_at, attempts, next_attempt_at)
+           SELECT $5::text, 'payment_intent.succeeded',
+                  $6::jsonb || jsonb_build_object('data', jsonb_build_object('object', ${intentJsonSql('changed')})), $7::timestamptz, 1, $8::timestamptz
+             FROM changed
+           ON CONFLICT (id) DO NOTHING
+           RETURNING payload
+         )
+         SELECT changed.*, event.payload AS event FROM changed LEFT JOIN event ON true`,
+        [id, simulatedId('ch'), receiptEmail, CONFIRMABLE, ...this.newEvent(eventId, 'payment_intent.succeeded', now)],
       );
       const row = updated[0];
       if (!row) return this.afterLostRace(id, found);
-      await this.emit('payment_intent.succeeded', this.intentJson(row), succeededEventId(row.id));
+      if (row.event) await this.attempt({ id: eventId, type: 'payment_intent.succeeded', payload: row.event, attempts: 1 });
+      else await this.deliverSuccessAgain(id);
       return { kind: 'succeeded', intent: this.view(row) };
     }
     const error = { type: 'card_error', code: outcome.code, decline_code: outcome.declineCode, message: outcome.message };
-    const { rows: updated } = await this.query<IntentRow>(
-      `UPDATE simulated_payment_intents SET status = 'requires_payment_method', last_payment_error = $2
-        WHERE id = $1 AND status = ANY($3::text[])
-        RETURNING *`,
-      [id, JSON.stringify(error), CONFIRMABLE],
+    const eventId = simulatedId('evt');
+    const { rows: updated } = await this.query<IntentRow & { event: SimulatedEvent | null }>(
+      `WITH changed AS (
+         UPDATE simulated_payment_intents SET status = 'requires_payment_method', last_payment_error = $2
+          WHERE id = $1 AND status = ANY($3::text[])
+          RETURNING *
+       ), event AS (
+         INSERT INTO simulated_events (id, type, payload, created_at, attempts, next_attempt_at)
+         SELECT $4::text, 'payment_intent.payment_failed',
+                $5::jsonb || jsonb_build_object('data', jsonb_build_object('object', ${intentJsonSql('changed')})), $6::timestamptz, 1, $7::timestamptz
+           FROM changed
+         RETURNING payload
+       )
+       SELECT changed.*, event.payload AS event FROM changed LEFT JOIN event ON true`,
+      [id, JSON.stringify(error), CONFIRMABLE, ...this.newEvent(eventId, 'payment_intent.payment_failed', now)],
     );
     const row = updated[0];
     if (!row) return this.afterLostRace(id, found);
-    await this.emit('payment_intent.payment_failed', this.intentJson(row));
+    if (row.event) await this.attempt({ id: eventId, type: 'payment_intent.payment_failed', payload: row.event, attempts: 1 });
     return { kind: 'declined', intent: this.view(row), code: outcome.declineCode ?? outcome.code, message: outcome.message };
   }
 
@@ -226,9 +339,9 @@ export class SimulatedPaymentGateway implements PaymentGateway {
     return { kind: 'not_confirmable', intent: this.view(current) };
   }
 
-  /** An intent that succeeded before: no new charge; its success event is delivered again (a duplicate once handled). */
+  /** An intent that succeeded before: no new charge; its success event, if not acknowledged yet, is delivered now. */
   private async succeededBefore(row: IntentRow): Promise<SimulatedConfirmResult> {
-    await this.emit('payment_intent.succeeded', this.intentJson(row), succeededEventId(row.id));
+    await this.deliverSuccessAgain(row.id);
     return { kind: 'succeeded', intent: this.view(row) };
   }
 
@@ -291,12 +404,28 @@ export class SimulatedPaymentGateway implements PaymentGateway {
     const known = existing.rows[0];
     if (known) return { id: known.id, paymentIntentId: known.payment_intent_id, amountCents: known.amount, status: known.status };
 
-    // One statement: only a succeeded, not yet refunded intent is refunded, whoever asks at the same time.
-    const { rows } = await this.query<IntentRow>(
-      `UPDATE simulated_payment_intents SET amount_refunded = amount
-        WHERE id = $1 AND status = 'succeeded' AND amount_refunded = 0
-        RETURNING *`,
-      [input.paymentIntentId],
+    // One statement: only a succeeded, not yet refunded intent is refunded, whoever asks at the same time; the
+    // refund and its `charge.refunded` are written with it.
+    const refundId = simulatedId('re');
+    const eventId = simulatedId('evt');
+    const now = this.clock.now();
+    const { rows } = await this.query<IntentRow & { event: SimulatedEvent | null }>(
+      `WITH changed AS (
+         UPDATE simulated_payment_intents SET amount_refunded = amount
+          WHERE id = $1 AND status = 'succeeded' AND amount_refunded = 0
+          RETURNING *
+       ), refund AS (
+         INSERT INTO simulated_refunds (id, payment_intent_id, idempotency_key, amount, status, created_at)
+         SELECT $2::text, changed.id, $3::text, changed.amount, 'succeeded', $6::timestamptz FROM changed
+       ), event AS (
+         INSERT INTO simulated_events (id, type, payload, created_at, attempts, next_attempt_at)
+         SELECT $4::text, 'charge.refunded',
+                $5::jsonb || jsonb_build_object('data', jsonb_build_object('object', ${refundedChargeJsonSql('changed')})), $6::timestamptz, 1, $7::timestamptz
+           FROM changed
+         RETURNING payload
+       )
+       SELECT changed.*, event.payload AS event FROM changed LEFT JOIN event ON true`,
+      [input.paymentIntentId, refundId, input.idempotencyKey, ...this.newEvent(eventId, 'charge.refunded', now)],
     );
     const intent = rows[0];
     if (!intent) {
@@ -310,23 +439,7 @@ export class SimulatedPaymentGateway implements PaymentGateway {
         'charge_not_refundable',
       );
     }
-    const refundId = simulatedId('re');
-    await this.query(
-      `INSERT INTO simulated_refunds (id, payment_intent_id, idempotency_key, amount, status, created_at)
-       VALUES ($1, $2, $3, $4, 'succeeded', $5)`,
-      [refundId, intent.id, input.idempotencyKey, intent.amount, this.clock.now()],
-    );
-    await this.emit('charge.refunded', {
-      id: intent.latest_charge,
-      object: 'charge',
-      amount: intent.amount,
-      amount_refunded: intent.amount,
-      currency: intent.currency,
-      payment_intent: intent.id,
-      refunded: true,
-      metadata: intent.metadata,
-      livemode: false,
-    });
+    if (intent.event) await this.attempt({ id: eventId, type: 'charge.refunded', payload: intent.event, attempts: 1 });
     return { id: refundId, paymentIntentId: intent.id, amountCents: intent.amount, status: 'succeeded' };
   }
 
@@ -335,47 +448,156 @@ export class SimulatedPaymentGateway implements PaymentGateway {
     return rows[0];
   }
 
-  private async emit(type: string, object: Record<string, unknown>, eventId: string = simulatedId('evt')): Promise<void> {
-    const event: SimulatedEvent = {
-      id: eventId,
+  /**
+   * The parameters of a new event's row, for an INSERT that writes it taken for the attempt made right after the
+   * statement: its id, its envelope (Stripe's event without `data`, which the statement adds), when it was made,
+   * and until when that attempt is this instance's (then it is due again, should this instance die meanwhile).
+   */
+  private newEvent(id: string, type: string, now: Date): [string, string, Date, Date] {
+    const envelope: Omit<SimulatedEvent, 'data'> = {
+      id,
       object: 'event',
       api_version: SIMULATED_API_VERSION,
-      created: Math.floor(this.clock.now().getTime() / 1000),
+      created: Math.floor(now.getTime() / 1000),
       livemode: false,
       pending_webhooks: 1,
       request: { id: null, idempotency_key: null },
       type,
-      data: { object },
     };
-    if (!this.sink) {
-      this.logger.warn(`Event ${event.id} (${type}) not delivered: no webhook sink`);
-      return;
-    }
-    // A failed delivery does not undo the payment (as on Stripe). The payment is recorded by the client's report
-    // of it (update-ticket-payment, which the card form sends next), by a retried confirmation (which delivers
-    // the success again), or at the latest by the reconciler.
-    await this.sink(event).catch((error: unknown) => {
-      this.logger.error(`Delivery of ${type} ${event.id} failed: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    return [id, JSON.stringify(envelope), now, new Date(now.getTime() + this.redelivery.inFlightMs)];
   }
 
-  /** The intent as Stripe's JSON (the webhook payload's `data.object`). */
-  private intentJson(row: IntentRow): Record<string, unknown> {
+  /**
+   * Delivers the `payment_intent.succeeded` of an intent that succeeded before (a confirmation again) now, if it
+   * has not been acknowledged yet; stored first if the intent succeeded before its events were stored. Nothing
+   * when it was acknowledged: Stripe does not send an event again once its endpoint took it.
+   */
+  private async deliverSuccessAgain(intentId: string): Promise<void> {
+    const eventId = succeededEventId(intentId);
+    const now = this.clock.now();
+    const [, envelope, , takenUntil] = this.newEvent(eventId, 'payment_intent.succeeded', now);
+    const { rows } = await this.query<AttemptRow>(
+      // Both parts see the table as it was before the statement: an event stored before is taken (if not
+      // delivered yet) by the first; the second stores one that was never stored (and then takes nothing).
+      `WITH taken AS (
+         UPDATE simulated_events SET attempts = attempts + 1, next_attempt_at = $5::timestamptz
+          WHERE id = $1 AND delivered_at IS NULL
+          RETURNING id, type, payload, attempts
+       ), made AS (
+         INSERT INTO simulated_events (id, type, payload, created_at, attempts, next_attempt_at)
+         SELECT $1::text, 'payment_intent.succeeded',
+                $3::jsonb || jsonb_build_object('data', jsonb_build_object('object', ${intentJsonSql('i')})), $2::timestamptz, 1, $5::timestamptz
+           FROM simulated_payment_intents i
+          WHERE i.id = $4::text AND i.status = 'succeeded'
+         ON CONFLICT (id) DO NOTHING
+         RETURNING id, type, payload, attempts
+       )
+       SELECT * FROM taken UNION ALL SELECT * FROM made`,
+      [eventId, now, envelope, intentId, takenUntil],
+    );
+    const row = rows[0];
+    if (row) await this.attempt(row);
+  }
+
+  /**
+   * One attempt at delivering a stored event, taken for it by the caller: acknowledged, it is marked delivered;
+   * failed, its next attempt is scheduled (1 s after the first, doubling, at most 60 s), and only a log line
+   * says so. Never throws: the change the event reports stands whatever becomes of its delivery, as on Stripe.
+   */
+  private async attempt(event: AttemptRow): Promise<void> {
+    const what = `${event.type} ${event.id}`;
+    const sink = this.sink;
+    if (!sink) {
+      this.logger.warn(`Event ${what} not delivered yet: no webhook sink (it is delivered again later)`);
+      return;
+    }
+    try {
+      await sink(event.payload);
+    } catch (error) {
+      await this.failed(event, what, error instanceof Error ? error.message : String(error));
+      return;
+    }
+    try {
+      await this.note('UPDATE simulated_events SET delivered_at = $2, next_attempt_at = NULL WHERE id = $1', [event.id, this.clock.now()]);
+    } catch (error) {
+      // Delivered again once the attempt's time is over: a duplicate, which the webhook acknowledges at once.
+      this.logger.warn(`Delivery of ${what} could not be noted: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /**
+   * Notes what became of an attempt, waiting out a lost connection for a moment (a delivery that failed because
+   * the database dropped its connections is noted on a new one): else the event waits for the attempt's time.
+   */
+  private note<R extends QueryResultRow>(text: string, values: readonly unknown[]): Promise<QueryResult<R>> {
+    return retryTransient(() => this.query<R>(text, values), NOTE_PATIENCE);
+  }
+
+  /** Schedules the next attempt of an event whose delivery failed (`attempts` made so far) and says so. */
+  private async failed(event: AttemptRow, what: string, message: string): Promise<void> {
+    const { firstRetryMs, maxRetryMs, giveUpAfterMs } = this.redelivery;
+    let last = false;
+    try {
+      const { rows } = await this.note<{ last: boolean }>(
+        `UPDATE simulated_events
+            SET last_error = $2,
+                next_attempt_at = $3::timestamptz
+                  + least($4::float8 * power(2, least(attempts - 1, 30)), $5::float8) * interval '1 millisecond'
+          WHERE id = $1 AND delivered_at IS NULL
+          RETURNING next_attempt_at > created_at + $6::float8 * interval '1 millisecond' AS last`,
+        [event.id, message.slice(0, 1000), this.clock.now(), firstRetryMs, maxRetryMs, giveUpAfterMs],
+      );
+      last = rows[0]?.last ?? false;
+    } catch {
+      // Our database still away: the event is due again once the attempt's time is over.
+    }
+    if (last) this.logger.error(`Delivery of ${what} failed (attempt ${event.attempts}), the last one its schedule allows: ${message}`);
+    else this.logger.warn(`Delivery of ${what} failed (attempt ${event.attempts}; it is delivered again later): ${message}`);
+  }
+
+  /**
+   * One sweep: takes up to `batch` events that are due (not acknowledged, their next attempt's time come, not
+   * older than the schedule allows) for `inFlightMs`, and delivers them side by side. SKIP LOCKED: instances
+   * sweeping at once take distinct events. Returns how many it took.
+   */
+  async redeliverDue(): Promise<number> {
+    const now = this.clock.now();
+    const { inFlightMs, giveUpAfterMs, batch } = this.redelivery;
+    const { rows } = await this.query<AttemptRow>(
+      `UPDATE simulated_events SET attempts = attempts + 1, next_attempt_at = $1::timestamptz + $2::float8 * interval '1 millisecond'
+        WHERE id IN (
+          SELECT id FROM simulated_events
+           WHERE delivered_at IS NULL AND next_attempt_at <= $1
+             AND created_at > $1::timestamptz - $3::float8 * interval '1 millisecond'
+           ORDER BY next_attempt_at
+           LIMIT $4
+           FOR UPDATE SKIP LOCKED)
+        RETURNING id, type, payload, attempts`,
+      [now, inFlightMs, giveUpAfterMs, batch],
+    );
+    await Promise.all(rows.map((row) => this.attempt(row)));
+    return rows.length;
+  }
+
+  /**
+   * The sweeper, as a worker of the processing host: every instance runs it (started and stopped with the
+   * host, so a command-line tool starts none), every `sweepEveryMs`, at once again after a full batch. The
+   * database away is waited out quietly.
+   */
+  redeliveryWorker(): Worker {
     return {
-      id: row.id,
-      object: 'payment_intent',
-      amount: row.amount,
-      amount_received: row.status === 'succeeded' ? row.amount : 0,
-      currency: row.currency,
-      status: row.status,
-      client_secret: row.client_secret,
-      metadata: row.metadata,
-      receipt_email: row.receipt_email,
-      description: row.description,
-      latest_charge: row.latest_charge,
-      last_payment_error: row.last_payment_error,
-      created: Math.floor(row.created_at.getTime() / 1000),
-      livemode: false,
+      name: 'simulated-gateway-events',
+      run: async (signal) => {
+        while (!signal.aborted) {
+          let taken = 0;
+          try {
+            taken = await this.redeliverDue();
+          } catch (error) {
+            if (!(error instanceof PaymentGatewayUnavailableError)) throw error;
+          }
+          if (taken < this.redelivery.batch) await pause(this.redelivery.sweepEveryMs, signal);
+        }
+      },
     };
   }
 

@@ -50,10 +50,12 @@ export class SimulatedPaymentsController {
 
   /**
    * The card form's confirmation. A success is reported to the webhook endpoint's code path as a signed event
-   * before this answers (so the ticket shows it paid); a decline answers 200 with status 'declined' and
-   * Stripe's message, and the same intent can be confirmed again with another card. A confirmation of an intent
-   * that succeeded before answers that success again (and delivers its event again), never a 409: a retry
-   * records a payment whose first recording failed. The gateway's database away: 503 (PaymentErrorsFilter).
+   * before this answers (so the ticket shows it paid); if that delivery fails, the answer is still the success
+   * and the gateway delivers the event again until it is acknowledged (SimulatedPaymentGateway). A decline
+   * answers 200 with status 'declined' and Stripe's message, and the same intent can be confirmed again with
+   * another card. A confirmation of an intent that succeeded before answers that success again (and delivers
+   * its event now if it was not acknowledged yet), never a 409. The gateway's database away: 503
+   * (PaymentErrorsFilter).
    */
   @Post('confirm')
   @HttpCode(200)

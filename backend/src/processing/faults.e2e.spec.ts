@@ -298,19 +298,23 @@ function expectOnlyInFlightCopies(
       }
     }
 
-    /** Until nothing is left to send or project, or `timeoutMs`: what is still outstanding then. */
+    /**
+     * Until nothing is left to send or project, or `timeoutMs`: what is still outstanding then. The gateway's
+     * events count too: a success whose delivery failed in the fault is delivered again, as Stripe's would be.
+     */
     async function settled(timeoutMs = 60_000): Promise<string> {
       const deadline = Date.now() + timeoutMs;
       let outstanding = '';
       while (Date.now() < deadline) {
-        const [row] = await query<{ jobs: number; hooks: number; unprojected: number; campaigns: number }>(`
+        const [row] = await query<{ jobs: number; hooks: number; unprojected: number; campaigns: number; gateway: number }>(`
           SELECT (SELECT count(*)::int FROM notification_jobs WHERE status NOT IN ('sent', 'failed')) AS jobs,
                  (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'pending') AS hooks,
                  (SELECT count(*)::int FROM marketing_campaigns WHERE state = 'running') AS campaigns,
+                 (SELECT count(*)::int FROM simulated_events WHERE delivered_at IS NULL) AS gateway,
                  (SELECT count(*)::int FROM es_events e WHERE e.type = 'TicketCreated'
                     AND NOT EXISTS (SELECT 1 FROM tickets t WHERE 'ticket-' || t.id = e.stream_id)) AS unprojected`);
         outstanding = JSON.stringify(row);
-        if (row!.jobs === 0 && row!.hooks === 0 && row!.unprojected === 0 && row!.campaigns === 0) return '';
+        if (row!.jobs === 0 && row!.hooks === 0 && row!.unprojected === 0 && row!.campaigns === 0 && row!.gateway === 0) return '';
         await sleep(200);
       }
       return outstanding;
