@@ -10,7 +10,8 @@ import { OwnServer } from './support/server';
 /**
  * Issue 34, the ticket conversation as both sides use it: a customer writes on their ticket (with a file), staff
  * see it in the list (unread, waiting on us, the filter), open the thread, add an internal note and send a public
- * reply; the customer sees the reply (and the dashboard's badge), never the note. axe on both threads.
+ * reply; the customer sees the reply (and the dashboard's badge), never the note; with both screens open, each
+ * sees the other's new message without a reload. axe on both threads.
  *
  * Its own server (e2e/serve.mjs, the real backend), like the other admin suites: a first admin of its own
  * (setup happens once per server).
@@ -204,4 +205,29 @@ test('the customer sees the reply, with a badge on the dashboard first, and neve
   await customer.waitForURL('**/customer/dashboard');
   await expect(customer.getByRole('link', { name: new RegExp(`-${ticketId}$`) })).toBeVisible();
   await expect(customer.getByText(/new message/)).toHaveCount(0);
+});
+
+test("each side sees the other's new message without reloading", async () => {
+  const LIVE_REPLY = 'The technician is on the way now.';
+  const LIVE_ANSWER = 'Thank you: the door code is 4411.';
+  // Both screens open, neither reloaded from here on.
+  await customer.goto(`/ticket/${ticketId}`);
+  const thread = conversation(customer);
+  await expect(messagesOf(thread)).toHaveCount(2);
+  await admin.reload();
+  await ticketRow()
+    .getByRole('button', { name: /^Conversation/ })
+    .click();
+  const dialog = admin.getByRole('dialog', { name: /^Conversation on PPR-\d{4}-\d+$/ });
+  await expect(messagesOf(dialog)).toHaveCount(3);
+
+  await dialog.getByRole('textbox', { name: 'Message' }).fill(LIVE_REPLY);
+  await dialog.getByRole('button', { name: 'Send Reply' }).click();
+  // The customer's open page shows the reply as it arrives (the ticket's live feed).
+  await expect(messagesOf(thread).filter({ hasText: LIVE_REPLY })).toHaveCount(1, { timeout: 15_000 });
+
+  await thread.getByRole('textbox', { name: 'Message' }).fill(LIVE_ANSWER);
+  await thread.getByRole('button', { name: 'Send' }).click();
+  // And staff's open dialog shows the answer (the admin live feed).
+  await expect(messagesOf(dialog).filter({ hasText: LIVE_ANSWER })).toHaveCount(1, { timeout: 15_000 });
 });
